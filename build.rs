@@ -1,0 +1,107 @@
+//! Builds the UI (`ui/` -> `ui/dist`) so rust-embed can bake it into the binary.
+//!
+//! - `npm ci` runs only when `ui/package-lock.json` differs from the copy stamped into
+//!   `ui/node_modules` by the last install.
+//! - The Vite build runs only when a UI input is newer than `ui/dist/index.html`, so a Rust-only
+//!   change (or a `data/` change) never rebuilds the UI.
+//! - `FANHUB_SKIP_UI=1` skips the UI for quick Rust work in debug builds (a stand-in page is
+//!   embedded). Release builds ignore it: a release always embeds the real UI.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
+
+const UI_INPUTS: &[&str] = &[
+    "ui/src",
+    "ui/public",
+    "ui/index.html",
+    "ui/package.json",
+    "ui/package-lock.json",
+    "ui/vite.config.ts",
+    "ui/tsconfig.json",
+    "ui/scripts/precompress.mjs",
+];
+
+fn main() {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let ui = root.join("ui");
+    println!("cargo:rerun-if-env-changed=FANHUB_SKIP_UI");
+    // include_dir! does not tell cargo about the files it bakes in.
+    println!("cargo:rerun-if-changed=data");
+    for input in UI_INPUTS {
+        if root.join(input).exists() {
+            println!("cargo:rerun-if-changed={input}");
+        }
+    }
+
+    let release = std::env::var("PROFILE").as_deref() == Ok("release");
+    let skip = std::env::var("FANHUB_SKIP_UI").is_ok_and(|v| v == "1" || v == "true");
+    let index = ui.join("dist/index.html");
+    if skip && !release {
+        if !index.exists() {
+            std::fs::create_dir_all(ui.join("dist")).unwrap();
+            std::fs::write(
+                &index,
+                "<!doctype html><title>fanhub</title><p>UI not built (FANHUB_SKIP_UI is set).</p>\n",
+            )
+            .unwrap();
+        }
+        return;
+    }
+    if skip {
+        println!("cargo:warning=FANHUB_SKIP_UI is ignored for release builds: the real UI is embedded");
+    }
+
+    npm_ci_if_needed(&ui);
+    if ui_is_stale(&root, &index) {
+        run(Command::new(npm()).args(["run", "build"]).current_dir(&ui), "npm run build (the Vite build of ui/)");
+    }
+}
+
+fn npm() -> &'static str {
+    if cfg!(windows) { "npm.cmd" } else { "npm" }
+}
+
+fn npm_ci_if_needed(ui: &Path) {
+    let lock = std::fs::read(ui.join("package-lock.json")).expect("ui/package-lock.json is missing");
+    let stamp = ui.join("node_modules/.fanhub-lock-stamp");
+    if std::fs::read(&stamp).ok().as_deref() == Some(lock.as_slice()) {
+        return;
+    }
+    run(Command::new(npm()).args(["ci", "--no-audit", "--no-fund"]).current_dir(ui), "npm ci (installing the UI's packages)");
+    std::fs::write(&stamp, &lock).expect("cannot write the npm stamp file");
+}
+
+fn ui_is_stale(root: &Path, index: &Path) -> bool {
+    let Ok(built) = std::fs::metadata(index).and_then(|m| m.modified()) else {
+        return true;
+    };
+    UI_INPUTS.iter().map(|i| newest(&root.join(i))).any(|t| t > built)
+}
+
+fn newest(path: &Path) -> SystemTime {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return SystemTime::UNIX_EPOCH;
+    };
+    let own = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+    if !meta.is_dir() {
+        return own;
+    }
+    std::fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| newest(&e.path()))
+        .fold(own, SystemTime::max)
+}
+
+fn run(cmd: &mut Command, what: &str) {
+    match cmd.status() {
+        Ok(status) if status.success() => {}
+        Ok(status) => panic!("{what} failed with {status}; run it in ui/ to see why"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            panic!("{what}: npm was not found. Install Node.js 20+ and npm, or set FANHUB_SKIP_UI=1 for a debug build without the UI")
+        }
+        Err(e) => panic!("{what}: cannot run npm: {e}"),
+    }
+}

@@ -1,0 +1,72 @@
+//! The bottom banner: an approved advertisement while one is active, else the default clan
+//! banner in the colours an admin chose (or the site's defaults). Polled by every page.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::get;
+use rusqlite::Connection;
+use serde::Serialize;
+
+use crate::db::settings;
+use crate::error::ApiError;
+use crate::site::BannerColors;
+use crate::state::AppState;
+
+pub const COLORS_KEY: &str = "banner_colors";
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Banner {
+    pub is_active: bool,
+    pub background_color: String,
+    pub text_color: String,
+    pub border_color: String,
+    pub advertisement_id: Option<i64>,
+    pub expires_at: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ActiveBanner {
+    pub banner: Banner,
+    pub advertisement: Option<serde_json::Value>,
+}
+
+/// The default banner's colours: the admin's choice, else the site file's.
+pub fn default_colors(conn: &Connection, defaults: &BannerColors) -> Result<BannerColors, ApiError> {
+    Ok(settings::get::<BannerColors>(conn, COLORS_KEY)?.unwrap_or_else(|| defaults.clone()))
+}
+
+pub fn current(conn: &Connection, defaults: &BannerColors) -> Result<ActiveBanner, ApiError> {
+    let colors = default_colors(conn, defaults)?;
+    Ok(ActiveBanner {
+        banner: Banner {
+            is_active: false,
+            background_color: colors.background_color,
+            text_color: colors.text_color,
+            border_color: colors.border_color,
+            advertisement_id: None,
+            expires_at: None,
+        },
+        advertisement: None,
+    })
+}
+
+/// Recomputes the served banner (after a change, and periodically for expiry).
+pub async fn refresh(state: &AppState) -> Result<(), ApiError> {
+    let defaults = state.site.default_banner.clone();
+    let active = state.db.read(move |conn| current(conn, &defaults)).await?;
+    state.banner_json.set(&active);
+    Ok(())
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/admin/active-banner", get(active_banner))
+}
+
+/// The banner every page shows (public read). Carries an ETag; `If-None-Match` gets 304.
+#[utoipa::path(get, path = "/api/admin/active-banner", tag = "banner", responses((status = 200, description = "{banner, advertisement}"), (status = 304, description = "Not modified")))]
+pub(crate) async fn active_banner(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.banner_json.respond(&headers)
+}

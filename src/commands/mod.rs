@@ -1,0 +1,250 @@
+//! The admin-command database: `data/commands.toml`, with ratings and favorites from SQLite.
+
+use std::collections::{HashMap, HashSet};
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::get;
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+
+use crate::content::{ContentError, bundled, parse_toml};
+use crate::error::ApiError;
+use crate::http::cached::CachedJson;
+use crate::state::AppState;
+
+const FILE: &str = "data/commands.toml";
+pub const PERMISSIONS: [&str; 4] = ["OA", "OR", "UP", "NE"];
+pub const MAX_EXAMPLES: usize = 3;
+const POPULAR_LIMIT: usize = 6;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandDef {
+    pub id: u32,
+    pub name: String,
+    pub description: String,
+    pub usage: String,
+    #[serde(default)]
+    pub examples: Vec<String>,
+    pub category: String,
+    pub permission: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommandsFile {
+    command: Vec<CommandDef>,
+}
+
+/// Community signals for one command.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Score {
+    pub avg_rating: f64,
+    pub rating_count: u32,
+    pub favorite_count: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CommandView<'a> {
+    id: u32,
+    name: &'a str,
+    description: &'a str,
+    usage: &'a str,
+    examples: &'a [String],
+    category: &'a str,
+    permission: &'a str,
+    avg_rating: f64,
+    rating_count: u32,
+    favorite_count: u32,
+}
+
+pub struct Catalog {
+    commands: Vec<CommandDef>,
+    ids: HashSet<u32>,
+    list: CachedJson,
+    popular: CachedJson,
+}
+
+impl Catalog {
+    pub fn load() -> Result<Self, ContentError> {
+        Self::from_toml(FILE, bundled("commands.toml"))
+    }
+
+    pub fn from_toml(file: &str, text: &str) -> Result<Self, ContentError> {
+        let parsed: CommandsFile = parse_toml(file, text)?;
+        validate(&parsed.command).map_err(|p| ContentError::new(file, p))?;
+        let ids = parsed.command.iter().map(|c| c.id).collect();
+        let catalog = Self {
+            commands: parsed.command,
+            ids,
+            list: CachedJson::new(&Vec::<()>::new()),
+            popular: CachedJson::new(&Vec::<()>::new()),
+        };
+        catalog.apply_scores(&HashMap::new());
+        Ok(catalog)
+    }
+
+    pub fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    pub fn contains(&self, id: u32) -> bool {
+        self.ids.contains(&id)
+    }
+
+    /// Rebuilds the served lists from fresh scores.
+    pub fn apply_scores(&self, scores: &HashMap<u32, Score>) {
+        let views: Vec<CommandView> = self
+            .commands
+            .iter()
+            .map(|c| {
+                let s = scores.get(&c.id).copied().unwrap_or_default();
+                CommandView {
+                    id: c.id,
+                    name: &c.name,
+                    description: &c.description,
+                    usage: &c.usage,
+                    examples: &c.examples,
+                    category: &c.category,
+                    permission: &c.permission,
+                    avg_rating: (s.avg_rating * 100.0).round() / 100.0,
+                    rating_count: s.rating_count,
+                    favorite_count: s.favorite_count,
+                }
+            })
+            .collect();
+        self.list.set(&views);
+        let mut popular: Vec<&CommandView> = views.iter().filter(|v| v.rating_count + v.favorite_count > 0).collect();
+        popular.sort_by(|a, b| {
+            (b.favorite_count + b.rating_count)
+                .cmp(&(a.favorite_count + a.rating_count))
+                .then(b.avg_rating.total_cmp(&a.avg_rating))
+                .then(a.name.cmp(b.name))
+        });
+        popular.truncate(POPULAR_LIMIT);
+        self.popular.set(&popular);
+    }
+}
+
+fn validate(commands: &[CommandDef]) -> Result<(), String> {
+    let mut ids = HashSet::new();
+    let mut names = HashSet::new();
+    for (i, c) in commands.iter().enumerate() {
+        let at = format!("command #{} (id {}, {:?})", i + 1, c.id, c.name);
+        if c.id == 0 || !ids.insert(c.id) {
+            return Err(format!("{at}: id must be a unique positive number"));
+        }
+        if c.name.trim().is_empty() || !names.insert(c.name.to_lowercase()) {
+            return Err(format!("{at}: name must be unique and not empty"));
+        }
+        for (field, value) in [("description", &c.description), ("usage", &c.usage), ("category", &c.category)] {
+            if value.trim().is_empty() {
+                return Err(format!("{at}: {field} is empty"));
+            }
+        }
+        if !PERMISSIONS.contains(&c.permission.as_str()) {
+            return Err(format!("{at}: permission must be one of OA, OR, UP, NE, not {:?}", c.permission));
+        }
+        if c.examples.len() > MAX_EXAMPLES {
+            return Err(format!("{at}: {} examples, at most {MAX_EXAMPLES}", c.examples.len()));
+        }
+    }
+    Ok(())
+}
+
+/// Ratings and favorites per command, from the database.
+pub fn load_scores(conn: &Connection) -> Result<HashMap<u32, Score>, ApiError> {
+    let mut scores: HashMap<u32, Score> = HashMap::new();
+    let mut stmt = conn.prepare_cached("SELECT command_id, AVG(rating), COUNT(*) FROM command_ratings GROUP BY command_id")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, f64>(1)?, r.get::<_, u32>(2)?)))?;
+    for row in rows {
+        let (id, avg, count) = row?;
+        let s = scores.entry(id).or_default();
+        s.avg_rating = avg;
+        s.rating_count = count;
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT item_id, COUNT(*) FROM favorites WHERE item_type = 'command' GROUP BY item_id",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, u32>(1)?)))?;
+    for row in rows {
+        let (id, count) = row?;
+        scores.entry(id).or_default().favorite_count = count;
+    }
+    Ok(scores)
+}
+
+/// Re-reads the scores and rebuilds the served lists (after a rating or favorite changes).
+pub async fn refresh_scores(state: &AppState) -> Result<(), ApiError> {
+    let scores = state.db.read(|conn| load_scores(conn)).await?;
+    state.commands.apply_scores(&scores);
+    Ok(())
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/commands", get(list)).route("/api/commands/popular", get(popular))
+}
+
+/// Every command with its community rating and favorite count.
+#[utoipa::path(get, path = "/api/commands", tag = "commands", responses((status = 200, description = "Command[]")))]
+pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.commands.list.respond(&headers)
+}
+
+/// Up to 6 commands ranked by favorites and ratings.
+#[utoipa::path(get, path = "/api/commands/popular", tag = "commands", responses((status = 200, description = "Command[]")))]
+pub(crate) async fn popular(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.commands.popular.respond(&headers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_commands_are_valid_and_over_100() {
+        let c = Catalog::load().unwrap();
+        assert!(c.len() >= 100, "only {} commands", c.len());
+    }
+
+    #[test]
+    fn errors_name_the_entry() {
+        let text = r#"
+[[command]]
+id = 1
+name = "fly"
+description = "Fly."
+usage = ":fly <player>"
+examples = ["a", "b", "c", "d"]
+category = "Movement"
+permission = "OA"
+"#;
+        let err = Catalog::from_toml("x.toml", text).err().unwrap().to_string();
+        assert!(err.contains("x.toml") && err.contains("\"fly\"") && err.contains("at most 3"), "{err}");
+        let err = Catalog::from_toml("x.toml", "[[command]]\nid = \"one\"").err().unwrap().to_string();
+        assert!(err.contains("x.toml: line"), "{err}");
+    }
+
+    #[test]
+    fn popular_ranks_by_signals() {
+        let c = Catalog::load().unwrap();
+        let first = c.commands[0].id;
+        let second = c.commands[1].id;
+        let scores = HashMap::from([
+            (first, Score { avg_rating: 3.0, rating_count: 1, favorite_count: 0 }),
+            (second, Score { avg_rating: 5.0, rating_count: 2, favorite_count: 1 }),
+        ]);
+        c.apply_scores(&scores);
+        let popular: serde_json::Value = serde_json::from_slice(&c.popular.get().bytes).unwrap();
+        assert_eq!(popular.as_array().unwrap().len(), 2);
+        assert_eq!(popular[0]["id"], second);
+    }
+}

@@ -1,0 +1,154 @@
+//! SQLite storage: one writer connection and a few read-only readers, used from blocking
+//! threads so the async workers never wait on disk. WAL mode; `synchronous=NORMAL` keeps every
+//! committed transaction across a process kill (only a power cut can lose the last ones).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::error::ApiError;
+
+mod migrations;
+pub mod settings;
+
+pub use migrations::{LATEST_VERSION, MigrationError};
+
+const MAX_IDLE_READERS: usize = 8;
+
+#[derive(Clone)]
+pub struct Db {
+    inner: Arc<DbInner>,
+}
+
+struct DbInner {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: Mutex<Vec<Connection>>,
+}
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(())
+}
+
+fn open_reader(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+    configure(&conn)?;
+    conn.pragma_update(None, "query_only", "ON")?;
+    Ok(conn)
+}
+
+impl Db {
+    /// Opens (creating if needed) the database and applies pending migrations.
+    pub fn open(path: &Path) -> Result<Self, MigrationError> {
+        let mut writer = Connection::open(path).map_err(MigrationError::Open)?;
+        configure(&writer).map_err(MigrationError::Open)?;
+        migrations::apply(&mut writer)?;
+        Ok(Self {
+            inner: Arc::new(DbInner { path: path.to_owned(), writer: Mutex::new(writer), readers: Mutex::new(Vec::new()) }),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Runs `f` on a read-only connection on a blocking thread.
+    pub async fn read<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, ApiError> + Send + 'static,
+    {
+        let db = self.clone();
+        run_blocking(move || db.read_blocking(f)).await
+    }
+
+    pub fn read_blocking<T>(&self, f: impl FnOnce(&Connection) -> Result<T, ApiError>) -> Result<T, ApiError> {
+        let conn = self.inner.readers.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let conn = match conn {
+            Some(c) => c,
+            None => open_reader(&self.inner.path)?,
+        };
+        let result = f(&conn);
+        let mut readers = self.inner.readers.lock().unwrap_or_else(|p| p.into_inner());
+        if readers.len() < MAX_IDLE_READERS {
+            readers.push(conn);
+        }
+        result
+    }
+
+    /// Runs `f` inside one immediate transaction on the writer, on a blocking thread.
+    /// The transaction commits only when `f` returns Ok.
+    pub async fn write<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&rusqlite::Transaction) -> Result<T, ApiError> + Send + 'static,
+    {
+        let db = self.clone();
+        run_blocking(move || db.write_blocking(f)).await
+    }
+
+    pub fn write_blocking<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T, ApiError>) -> Result<T, ApiError> {
+        let mut conn = self.inner.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    /// Writes a consistent copy of the database to `dest` (a new file, written under a temporary
+    /// name and renamed into place). Safe while the site is serving.
+    pub fn backup_to(&self, dest: &Path) -> Result<(), ApiError> {
+        // VACUUM INTO writes the destination, so it needs a connection that is not query_only.
+        let conn = Connection::open_with_flags(&self.inner.path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+        configure(&conn)?;
+        backup_connection_to(&conn, dest)
+    }
+
+    /// Folds the WAL back into the main file (on shutdown).
+    pub fn checkpoint(&self) {
+        let conn = self.inner.writer.lock().unwrap_or_else(|p| p.into_inner());
+        if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);") {
+            tracing::warn!("WAL checkpoint failed: {e}");
+        }
+    }
+}
+
+pub fn backup_connection_to(conn: &Connection, dest: &Path) -> Result<(), ApiError> {
+    let dir = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.partial-{}",
+        dest.file_name().and_then(|n| n.to_str()).unwrap_or("backup"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&tmp);
+    let tmp_str = tmp.to_str().ok_or_else(|| ApiError::internal("backup path is not UTF-8"))?;
+    conn.execute("VACUUM INTO ?1", [tmp_str])?;
+    std::fs::rename(&tmp, dest).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        ApiError::internal(format!("backup rename: {e}"))
+    })
+}
+
+async fn run_blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, ApiError> + Send + 'static) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::internal(format!("blocking task: {e}")))?
+}
+
+/// Milliseconds since the Unix epoch, the one time format stored in the database.
+pub fn now_ms() -> i64 {
+    jiff::Timestamp::now().as_millisecond()
+}
+
+/// RFC 3339 text for a stored millisecond time.
+pub fn rfc3339(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms).map(|t| t.to_string()).unwrap_or_default()
+}
+
+#[cfg(test)]
+pub fn apply_migrations_for_tests(conn: &mut Connection) {
+    migrations::apply(conn).unwrap();
+}

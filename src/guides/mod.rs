@@ -1,0 +1,116 @@
+//! Guides: `data/guides.toml`, served as one list.
+
+use std::collections::HashSet;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::get;
+use serde::{Deserialize, Serialize};
+
+use crate::content::{ContentError, bundled, parse_toml};
+use crate::http::cached::CachedJson;
+use crate::state::AppState;
+
+const FILE: &str = "data/guides.toml";
+pub const CATEGORIES: [&str; 4] = ["Beginner", "Building", "Administration", "Community"];
+pub const DIFFICULTIES: [&str; 3] = ["easy", "intermediate", "advanced"];
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Guide {
+    pub id: u32,
+    pub title: String,
+    pub content: String,
+    pub category: String,
+    pub difficulty: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GuidesFile {
+    guide: Vec<Guide>,
+}
+
+pub struct Library {
+    pub guides: Vec<Guide>,
+    list: CachedJson,
+}
+
+impl Library {
+    pub fn load() -> Result<Self, ContentError> {
+        Self::from_toml(FILE, bundled("guides.toml"))
+    }
+
+    pub fn from_toml(file: &str, text: &str) -> Result<Self, ContentError> {
+        let mut parsed: GuidesFile = parse_toml(file, text)?;
+        for g in &mut parsed.guide {
+            g.content = g.content.trim().to_string();
+        }
+        validate(&parsed.guide).map_err(|p| ContentError::new(file, p))?;
+        let list = CachedJson::new(&parsed.guide);
+        Ok(Self { guides: parsed.guide, list })
+    }
+
+    pub fn len(&self) -> usize {
+        self.guides.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.guides.is_empty()
+    }
+}
+
+fn validate(guides: &[Guide]) -> Result<(), String> {
+    let mut ids = HashSet::new();
+    for (i, g) in guides.iter().enumerate() {
+        let at = format!("guide #{} (id {}, {:?})", i + 1, g.id, g.title);
+        if g.id == 0 || !ids.insert(g.id) {
+            return Err(format!("{at}: id must be a unique positive number"));
+        }
+        if g.title.trim().is_empty() || g.content.is_empty() {
+            return Err(format!("{at}: title and content must not be empty"));
+        }
+        if !CATEGORIES.contains(&g.category.as_str()) {
+            return Err(format!("{at}: category must be one of {CATEGORIES:?}, not {:?}", g.category));
+        }
+        if !DIFFICULTIES.contains(&g.difficulty.as_str()) {
+            return Err(format!("{at}: difficulty must be one of {DIFFICULTIES:?}, not {:?}", g.difficulty));
+        }
+    }
+    Ok(())
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/guides", get(list))
+}
+
+/// Every guide.
+#[utoipa::path(get, path = "/api/guides", tag = "guides", responses((status = 200, description = "Guide[]")))]
+pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.guides.list.respond(&headers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_guides_are_valid() {
+        let lib = Library::load().unwrap();
+        assert!(lib.len() >= 12);
+        for cat in CATEGORIES {
+            assert!(lib.guides.iter().any(|g| g.category == cat), "no {cat} guide");
+        }
+    }
+
+    #[test]
+    fn bad_difficulty_is_named() {
+        let text = "[[guide]]\nid = 3\ntitle = \"T\"\ncontent = \"c\"\ncategory = \"Beginner\"\ndifficulty = \"hard\"\n";
+        let err = Library::from_toml("g.toml", text).err().unwrap().to_string();
+        assert!(err.contains("g.toml") && err.contains("guide #1 (id 3") && err.contains("difficulty"), "{err}");
+    }
+}

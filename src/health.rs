@@ -1,0 +1,53 @@
+//! `GET /api/health`: polled by every open page, so it answers from memory; a background task
+//! re-checks the database every few seconds and the body changes only when the status does.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::get;
+use serde::Serialize;
+
+use crate::state::AppState;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Health {
+    pub status: &'static str,
+    pub version: &'static str,
+    pub build: String,
+    pub started_at: String,
+    pub database: &'static str,
+}
+
+pub fn snapshot(state: &AppState, database_ok: bool) -> Health {
+    Health {
+        status: if database_ok { "ok" } else { "degraded" },
+        version: env!("CARGO_PKG_VERSION"),
+        build: state.build_id.clone(),
+        started_at: state.started_at.to_string(),
+        database: if database_ok { "ok" } else { "error" },
+    }
+}
+
+pub async fn check(state: &AppState) -> bool {
+    let ok = state.db.read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?)).await.is_ok();
+    if state.health_json.set(&snapshot(state, ok)) {
+        if ok {
+            tracing::info!("database check passed again");
+        } else {
+            tracing::error!("database check failed");
+        }
+    }
+    ok
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/health", get(get_health))
+}
+
+/// Liveness and version. Carries an ETag; `If-None-Match` gets 304.
+#[utoipa::path(get, path = "/api/health", tag = "site", responses((status = 200, description = "{status, version, build, startedAt, database}"), (status = 304, description = "Not modified")))]
+pub(crate) async fn get_health(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.health_json.respond(&headers)
+}

@@ -1,0 +1,95 @@
+//! Middleware run on every request: size limits on the request line and headers, the client
+//! IP, a request id (in the log span, the `x-request-id` header and every 500 body), and the
+//! security headers.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use tracing::Instrument;
+
+use crate::error::{ApiError, InternalErrorDetail};
+use crate::http::client_ip;
+use crate::state::AppState;
+
+pub const MAX_URI_BYTES: usize = 4096;
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+img-src 'self' data: https:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
+form-action 'self'; frame-ancestors 'none'";
+
+static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Request ids: a random per-process prefix and a counter, cheap enough for every request.
+pub struct RequestIds {
+    prefix: u32,
+    next: AtomicU64,
+}
+
+impl RequestIds {
+    pub fn new() -> Self {
+        Self { prefix: rand::random(), next: AtomicU64::new(1) }
+    }
+    pub fn next(&self) -> String {
+        format!("{:08x}-{:x}", self.prefix, self.next.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl Default for RequestIds {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RequestId(pub String);
+
+pub async fn request_context(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let id = state.request_ids.next();
+    let mut res = if let Some(refusal) = oversized(&req) {
+        refusal.into_response()
+    } else {
+        let client = client_ip::resolve(peer, req.headers(), &state.options.trusted_proxies);
+        req.extensions_mut().insert(client);
+        req.extensions_mut().insert(RequestId(id.clone()));
+        let span = tracing::debug_span!("request", id = %id, method = %req.method(), path = %req.uri().path());
+        next.run(req).instrument(span).await
+    };
+    if res.status() == StatusCode::INTERNAL_SERVER_ERROR {
+        let detail = res.extensions().get::<InternalErrorDetail>().map(|d| d.0.clone());
+        tracing::error!(request_id = %id, "internal error: {}", detail.as_deref().unwrap_or("handler failed"));
+        res = ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on our side.")
+            .with_message(format!("Request id {id}. The error has been logged."))
+            .into_response();
+    }
+    let headers = res.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        headers.insert(X_REQUEST_ID.clone(), v);
+    }
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    res
+}
+
+fn oversized(req: &Request) -> Option<ApiError> {
+    let uri_len = req.uri().path_and_query().map(|p| p.as_str().len()).unwrap_or(0);
+    if uri_len > MAX_URI_BYTES {
+        return Some(ApiError::new(StatusCode::URI_TOO_LONG, "The address is too long."));
+    }
+    let header_bytes: usize = req.headers().iter().map(|(k, v)| k.as_str().len() + v.len() + 4).sum();
+    if header_bytes > MAX_HEADER_BYTES {
+        return Some(ApiError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, "The request headers are too large."));
+    }
+    None
+}

@@ -1,0 +1,9 @@
+//! The app's routes (spec section 2). The server answers them with the app shell and 200; any
+//! other page path gets the same shell with 404 and the app shows its not-found screen.
+//! A route joins this list in the same change that adds its page to the UI router.
+
+pub const ROUTES: &[&str] = &["/", "/commands", "/guides", "/community"];
+
+pub fn is_known_route(path: &str) -> bool {
+    ROUTES.contains(&path)
+}

@@ -1,0 +1,23 @@
+//! fanhub: a self-hosted fan-community site in one binary.
+//!
+//! `cli` parses the command line and starts things; `app` assembles the router from the
+//! features (`site`, `commands`, `guides`, `stats`, `banner`, ...); `http` holds the plumbing
+//! every feature shares; `db` the SQLite store and its migrations.
+
+pub mod app;
+pub mod banner;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod content;
+pub mod db;
+pub mod error;
+pub mod guides;
+pub mod health;
+pub mod http;
+pub mod logging;
+pub mod openapi;
+pub mod server;
+pub mod site;
+pub mod state;
+pub mod stats;

@@ -1,0 +1,119 @@
+//! Building the state from a data dir and serving it until a shutdown signal.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+
+use crate::config::{Options, Secrets};
+use crate::db::Db;
+use crate::http::assets::Bundle;
+use crate::http::cached::CachedJson;
+use crate::http::middleware::RequestIds;
+use crate::logging::LogBuffer;
+use crate::state::{AppState, Inner};
+use crate::{app, banner, commands, guides, health, site, stats};
+
+const STATS_INTERVAL: Duration = Duration::from_secs(5);
+const HEALTH_INTERVAL: Duration = Duration::from_secs(10);
+
+/// Why the server could not start: a one-line message for the operator.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StartError(pub String);
+
+pub fn database_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("fanhub.db")
+}
+
+/// Loads content, opens the database and prepares everything the handlers read.
+pub fn build_state(options: Options, secrets: Secrets, data_dir: PathBuf, logs: LogBuffer) -> Result<AppState, StartError> {
+    let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
+    let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
+    let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
+    let db = Db::open(&database_path(&data_dir)).map_err(|e| StartError(format!("{}: {e}", data_dir.display())))?;
+    let (scores, banner_now) = db
+        .read_blocking(|conn| Ok((commands::load_scores(conn)?, banner::current(conn, &site.default_banner)?)))
+        .map_err(|e| StartError(format!("cannot read the database: {e}")))?;
+    let visits = db
+        .write_blocking(|tx| stats::Visits::open(tx))
+        .map_err(|e| StartError(format!("cannot write the database: {e}")))?;
+    commands.apply_scores(&scores);
+    let bundle = Bundle::load();
+    let build_id = bundle.build_id();
+    let started_at = jiff::Timestamp::now();
+    site.version.build = build_id.clone();
+    site.version.started_at = started_at.to_string();
+    let site_json = CachedJson::new(&site);
+    let state = AppState::new(Inner {
+        options,
+        secrets,
+        data_dir,
+        db,
+        site,
+        commands,
+        guides,
+        bundle,
+        visits,
+        started_at,
+        build_id,
+        request_ids: RequestIds::new(),
+        logs,
+        site_json,
+        stats_json: CachedJson::new(&()),
+        health_json: CachedJson::new(&()),
+        banner_json: CachedJson::new(&banner_now),
+    });
+    let public = state.db.read_blocking(|conn| stats::query_public(conn, &state)).map_err(|e| StartError(e.to_string()))?;
+    state.stats_json.set(&public);
+    state.health_json.set(&health::snapshot(&state, true));
+    Ok(state)
+}
+
+/// Serves until `shutdown` resolves, then finishes in-flight requests, writes pending counts
+/// and checkpoints the database.
+pub async fn serve(state: AppState, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    let tasks = spawn_background(state.clone());
+    let app = app::router(state.clone());
+    let result = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await;
+    for task in tasks {
+        task.abort();
+    }
+    if let Err(e) = stats::flush_and_refresh(&state).await {
+        tracing::warn!("could not write the last page views: {e}");
+    }
+    let db = state.db.clone();
+    let _ = tokio::task::spawn_blocking(move || db.checkpoint()).await;
+    result
+}
+
+fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
+    let stats_state = state.clone();
+    let stats_task = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(STATS_INTERVAL);
+        loop {
+            tick.tick().await;
+            let s = stats_state.clone();
+            let rotated = stats_state.db.write(move |tx| s.visits.rotate_salt(tx)).await;
+            if let Err(e) = rotated.and(stats::flush_and_refresh(&stats_state).await) {
+                tracing::warn!("page view counts not written: {e}");
+            }
+            if let Err(e) = banner::refresh(&stats_state).await {
+                tracing::warn!("banner not refreshed: {e}");
+            }
+        }
+    });
+    let health_state = state;
+    let health_task = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(HEALTH_INTERVAL);
+        loop {
+            tick.tick().await;
+            health::check(&health_state).await;
+        }
+    });
+    vec![stats_task, health_task]
+}

@@ -1,0 +1,53 @@
+//! The shared state every handler reads.
+
+use std::ops::Deref;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::commands::Catalog;
+use crate::config::{Options, Secrets};
+use crate::db::Db;
+use crate::guides::Library;
+use crate::http::assets::Bundle;
+use crate::http::cached::CachedJson;
+use crate::http::middleware::RequestIds;
+use crate::logging::LogBuffer;
+use crate::site::SiteSettings;
+use crate::stats::Visits;
+
+pub struct Inner {
+    pub options: Options,
+    pub secrets: Secrets,
+    pub data_dir: PathBuf,
+    pub db: Db,
+    pub site: SiteSettings,
+    pub commands: Catalog,
+    pub guides: Library,
+    pub bundle: Bundle,
+    pub visits: Visits,
+    pub started_at: jiff::Timestamp,
+    pub build_id: String,
+    pub request_ids: RequestIds,
+    pub logs: LogBuffer,
+    /// Bodies served from memory.
+    pub site_json: CachedJson,
+    pub stats_json: CachedJson,
+    pub health_json: CachedJson,
+    pub banner_json: CachedJson,
+}
+
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+impl AppState {
+    pub fn new(inner: Inner) -> Self {
+        Self(Arc::new(inner))
+    }
+}
+
+impl Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}

@@ -1,0 +1,102 @@
+//! Public figures (`GET /api/stats`) and server-side page-view counting.
+
+mod visits;
+
+use axum::Router;
+use axum::extract::State;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::http::header::USER_AGENT;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post};
+use rusqlite::Connection;
+use serde::Serialize;
+
+pub use visits::{Visits, month_key, today_key};
+
+use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
+use crate::state::AppState;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicStats {
+    pub users: i64,
+    pub monthly_visitors: i64,
+    pub page_views: i64,
+    pub commands: usize,
+    pub guides: usize,
+    pub discord_members: Option<i64>,
+    pub started_at: String,
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/stats", get(get_stats)).route("/api/pageview", post(record_pageview))
+}
+
+/// Public figures measured by the server. Carries an ETag; `If-None-Match` gets 304.
+#[utoipa::path(get, path = "/api/stats", tag = "site", responses((status = 200, description = "{users, monthlyVisitors, pageViews, commands, guides, discordMembers, startedAt}"), (status = 304, description = "Not modified")))]
+pub(crate) async fn get_stats(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.stats_json.respond(&headers)
+}
+
+#[derive(serde::Deserialize)]
+struct PageView {
+    path: String,
+}
+
+/// The app reports client-side route changes here (the first load is counted with the shell).
+/// The body is `{"path": "/route"}`; `navigator.sendBeacon` sends it as text/plain, so any
+/// content type is read as JSON.
+#[utoipa::path(post, path = "/api/pageview", tag = "site",
+    request_body(content = String, description = "{\"path\": \"/commands\"}"),
+    responses((status = 204, description = "Counted"), (status = 400, description = "Not a known page"), (status = 413, description = "Body too large")))]
+pub(crate) async fn record_pageview(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientIp>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<StatusCode, ApiError> {
+    let body = body.map_err(|e| ApiError::new(e.status(), "The request body is too large."))?;
+    let view: PageView = serde_json::from_slice(&body).map_err(|_| ApiError::bad_request("Send {\"path\": \"/page\"}."))?;
+    if !crate::http::spa::is_known_route(&view.path) {
+        return Err(ApiError::bad_request("That is not a page of this site."));
+    }
+    let ua = headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if let Some(axum::Extension(client)) = client {
+        state.visits.record(client.ip, ua);
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, ApiError> {
+    let users: i64 = conn.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+    let monthly_visitors: i64 =
+        conn.query_row("SELECT COUNT(*) FROM monthly_visitors WHERE month = ?1", [month_key()], |r| r.get(0))?;
+    let page_views: i64 = conn.query_row("SELECT COALESCE(SUM(views), 0) FROM page_views", [], |r| r.get(0))?;
+    Ok(PublicStats {
+        users,
+        monthly_visitors,
+        page_views,
+        commands: state.commands.len(),
+        guides: state.guides.len(),
+        discord_members: None,
+        started_at: state.started_at.to_string(),
+    })
+}
+
+/// Writes pending visits and rebuilds the served figures (every few seconds and on demand).
+pub async fn flush_and_refresh(state: &AppState) -> Result<(), ApiError> {
+    let pending = state.visits.take_pending();
+    let s = state.clone();
+    let stats = state
+        .db
+        .write(move |tx| {
+            visits::persist(tx, &pending)?;
+            query_public(tx, &s)
+        })
+        .await?;
+    state.stats_json.set(&stats);
+    Ok(())
+}

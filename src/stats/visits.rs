@@ -1,0 +1,139 @@
+//! Counting page views and monthly unique visitors without cookies and without storing IPs.
+//! A visitor is a hash of a random per-month salt, the IP and the user agent. The salt is
+//! deleted when its month ends, so the hashes cannot be traced back to an IP afterwards.
+
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+
+#[derive(Default)]
+pub struct Pending {
+    views: HashMap<String, i64>,
+    visitors: HashSet<(String, [u8; 16])>,
+}
+
+pub struct Visits {
+    salt: Mutex<(String, [u8; 32])>,
+    pending: Mutex<Pending>,
+}
+
+pub fn today_key() -> String {
+    jiff::Timestamp::now().strftime("%Y-%m-%d").to_string()
+}
+
+pub fn month_key() -> String {
+    jiff::Timestamp::now().strftime("%Y-%m").to_string()
+}
+
+fn is_bot(user_agent: &str) -> bool {
+    let ua = user_agent.to_ascii_lowercase();
+    ua.is_empty() || ["bot", "crawl", "spider", "slurp", "preview", "headlesschrome/0"].iter().any(|w| ua.contains(w))
+}
+
+impl Visits {
+    /// Loads (or creates) this month's salt and deletes older ones.
+    pub fn open(conn: &Connection) -> Result<Self, ApiError> {
+        let salt = current_salt(conn)?;
+        Ok(Self { salt: Mutex::new(salt), pending: Mutex::new(Pending::default()) })
+    }
+
+    pub fn record(&self, ip: IpAddr, user_agent: &str) {
+        let day = today_key();
+        let visitor = if is_bot(user_agent) {
+            None
+        } else {
+            let salt = self.salt.lock().unwrap_or_else(|p| p.into_inner());
+            let mut h = Sha256::new();
+            h.update(salt.1);
+            h.update(ip.to_string().as_bytes());
+            h.update([0]);
+            h.update(user_agent.as_bytes());
+            let digest = h.finalize();
+            let mut short = [0u8; 16];
+            short.copy_from_slice(&digest[..16]);
+            Some((salt.0.clone(), short))
+        };
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        *pending.views.entry(day).or_default() += 1;
+        if let Some(v) = visitor {
+            pending.visitors.insert(v);
+        }
+    }
+
+    pub fn take_pending(&self) -> Pending {
+        std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Switches to the new month's salt when the month has changed.
+    pub fn rotate_salt(&self, conn: &Connection) -> Result<(), ApiError> {
+        if self.salt.lock().unwrap_or_else(|p| p.into_inner()).0 != month_key() {
+            let next = current_salt(conn)?;
+            *self.salt.lock().unwrap_or_else(|p| p.into_inner()) = next;
+        }
+        Ok(())
+    }
+}
+
+fn current_salt(conn: &Connection) -> Result<(String, [u8; 32]), ApiError> {
+    let month = month_key();
+    let existing: Option<Vec<u8>> =
+        conn.query_row("SELECT salt FROM visitor_salts WHERE month = ?1", [&month], |r| r.get(0)).optional()?;
+    let salt: [u8; 32] = match existing.and_then(|v| v.try_into().ok()) {
+        Some(s) => s,
+        None => {
+            let s: [u8; 32] = rand::random();
+            conn.execute("INSERT OR REPLACE INTO visitor_salts (month, salt) VALUES (?1, ?2)", params![month, s.to_vec()])?;
+            s
+        }
+    };
+    conn.execute("DELETE FROM visitor_salts WHERE month <> ?1", [&month])?;
+    Ok((month, salt))
+}
+
+pub fn persist(conn: &Connection, pending: &Pending) -> Result<(), ApiError> {
+    let mut views = conn.prepare_cached(
+        "INSERT INTO page_views (day, views) VALUES (?1, ?2) ON CONFLICT(day) DO UPDATE SET views = views + excluded.views",
+    )?;
+    for (day, n) in &pending.views {
+        views.execute(params![day, n])?;
+    }
+    let mut visitors = conn.prepare_cached("INSERT OR IGNORE INTO monthly_visitors (month, hash) VALUES (?1, ?2)")?;
+    for (month, hash) in &pending.visitors {
+        visitors.execute(params![month, hash.to_vec()])?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn db() -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = Connection::open(dir.path().join("v.db")).unwrap();
+        crate::db::apply_migrations_for_tests(&mut conn);
+        (dir, conn)
+    }
+
+    #[test]
+    fn same_visitor_counts_once_and_views_add_up() {
+        let (_d, conn) = db();
+        let v = Visits::open(&conn).unwrap();
+        let ip: IpAddr = "198.51.100.7".parse().unwrap();
+        v.record(ip, "Mozilla/5.0 Firefox");
+        v.record(ip, "Mozilla/5.0 Firefox");
+        v.record("198.51.100.8".parse().unwrap(), "Mozilla/5.0 Firefox");
+        v.record(ip, "Googlebot/2.1");
+        persist(&conn, &v.take_pending()).unwrap();
+        let visitors: i64 = conn.query_row("SELECT COUNT(*) FROM monthly_visitors", [], |r| r.get(0)).unwrap();
+        let views: i64 = conn.query_row("SELECT SUM(views) FROM page_views", [], |r| r.get(0)).unwrap();
+        assert_eq!((visitors, views), (2, 4));
+        let stored: Vec<u8> = conn.query_row("SELECT hash FROM monthly_visitors LIMIT 1", [], |r| r.get(0)).unwrap();
+        assert!(!String::from_utf8_lossy(&stored).contains("198.51"));
+    }
+}

@@ -1,0 +1,163 @@
+//! Starts the real `fanhub` binary on 127.0.0.1:0 with its own data dir and talks HTTP to it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_fanhub");
+
+pub struct Server {
+    pub base: String,
+    pub child: Option<Child>,
+    pub data_dir: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+pub struct Launch {
+    pub args: Vec<String>,
+    pub envs: Vec<(String, String)>,
+    pub data_dir: Option<PathBuf>,
+}
+
+impl Default for Launch {
+    fn default() -> Self {
+        Self { args: vec![], envs: vec![], data_dir: None }
+    }
+}
+
+impl Server {
+    pub fn start() -> Self {
+        Self::launch(Launch::default())
+    }
+
+    pub fn with_env(envs: &[(&str, &str)]) -> Self {
+        Self::launch(Launch { envs: envs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Default::default() })
+    }
+
+    pub fn launch(launch: Launch) -> Self {
+        let (dir, data_dir) = match launch.data_dir {
+            Some(d) => (None, d),
+            None => {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("data");
+                (Some(dir), path)
+            }
+        };
+        let mut cmd = Command::new(BIN);
+        cmd.args(["serve", "--addr", "127.0.0.1:0", "--data-dir"]).arg(&data_dir).args(&launch.args);
+        cmd.env_remove("FANHUB_ADMIN_PHRASE").env_remove("FANHUB_TRUSTED_PROXIES").env("RUST_LOG", "info");
+        for (k, v) in &launch.envs {
+            cmd.env(k, v);
+        }
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("spawn fanhub");
+        let stdout = child.stdout.take().unwrap();
+        let stderr_text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let sink = stderr_text.clone();
+        let mut stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            if let Some(Ok(line)) = lines.next() {
+                let _ = tx.send(line);
+            }
+            for _ in lines {}
+        });
+        let line = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| {
+            panic!("fanhub did not start; stderr:\n{}", stderr_text.lock().unwrap())
+        });
+        let base = line.strip_prefix("fanhub listening on ").unwrap_or_else(|| panic!("unexpected first line {line:?}")).to_string();
+        Self { base, child: Some(child), data_dir, _dir: dir, stderr: stderr_text }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub fn addr(&self) -> &str {
+        self.base.trim_start_matches("http://")
+    }
+
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// SIGTERM, then the exit status.
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("running");
+        Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+        for _ in 0..200 {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        child.kill().unwrap();
+        panic!("fanhub did not stop within 5 s of SIGTERM");
+    }
+
+    pub fn kill9(&mut self) {
+        let mut child = self.child.take().expect("running");
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
+}
+
+/// A client that keeps cookies and sends same-origin headers like the app's pages do.
+pub fn browser(server: &Server) -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("origin", server.base.parse().unwrap());
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .default_headers(headers)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+pub async fn json(res: reqwest::Response) -> serde_json::Value {
+    let status = res.status();
+    let text = res.text().await.unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("status {status}, body not JSON ({e}): {text}"))
+}
+
+/// Runs the binary with arguments, returning (exit code, stdout, stderr).
+pub fn run(args: &[&str], data_dir: Option<&Path>) -> (i32, String, String) {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args);
+    if let Some(d) = data_dir {
+        cmd.arg("--data-dir").arg(d);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,129 @@
+export type Permission = 'OA' | 'OR' | 'UP' | 'NE';
+
+export interface Command {
+  id: number;
+  name: string;
+  description: string;
+  usage: string;
+  examples: string[];
+  category: string;
+  permission: Permission;
+  avgRating: number;
+  ratingCount: number;
+  favoriteCount: number;
+}
+
+export type GuideCategory = 'Beginner' | 'Building' | 'Administration' | 'Community';
+export type Difficulty = 'easy' | 'intermediate' | 'advanced';
+
+export interface Guide {
+  id: number;
+  title: string;
+  content: string;
+  category: GuideCategory;
+  difficulty: Difficulty;
+  tags: string[];
+}
+
+export interface Health {
+  status: 'ok' | 'degraded';
+  version: string;
+  build: string;
+  startedAt: string;
+  database: 'ok' | 'error';
+}
+
+export interface PublicStats {
+  users: number;
+  monthlyVisitors: number;
+  pageViews: number;
+  commands: number;
+  guides: number;
+  discordMembers: number | null;
+  startedAt: string;
+}
+
+export interface Banner {
+  isActive: boolean;
+  backgroundColor: string;
+  textColor: string;
+  borderColor: string;
+  advertisementId: number | null;
+  expiresAt: string | null;
+}
+
+export interface AiAnalysis {
+  summary: string;
+  mainProduct: string;
+  category: string;
+  priceRange: string;
+  keyFeatures: string[];
+  callToAction: string;
+}
+
+export interface Advertisement {
+  id: number;
+  websiteUrl: string;
+  imagePath: string;
+  adDescription: string;
+  premiumFullscreen: boolean;
+  duration: string;
+  fullscreenMessageType: string | null;
+  fullscreenCustomMessage: string | null;
+  aiAnalysis: AiAnalysis | null;
+}
+
+export interface ActiveBannerResponse {
+  banner: Banner;
+  advertisement: Advertisement | null;
+}
+
+export interface LinkItem { label: string; url: string; description: string }
+export interface TitledText { title: string; description: string }
+
+export interface SiteSettings {
+  name: string;
+  shortName: string;
+  tagline: string;
+  description: string;
+  version: { label: string; status: string; build: string; startedAt: string };
+  madeBy: { name: string; url: string };
+  links: { game: string; wiki: string; community: string; videoSearch: string };
+  hero: { title: string; subtitle: string; buildingTools: number; largeServerPlayers: number; publicServerPlayers: number };
+  features: { title: string; description: string; icon: string }[];
+  showcase: { title: string; builder: string; description: string }[];
+  creatorVideos: { creator: string; title: string; description: string }[];
+  clan: { name: string; message: string; inviteUrl: string };
+  defaultBanner: { backgroundColor: string; textColor: string; borderColor: string };
+  gettingStarted: TitledText[];
+  buildingTips: string[];
+  adminBestPractices: string[];
+  serverTypes: { name: string; maxPlayers: number; description: string }[];
+  officialLinks: LinkItem[];
+  factions: { name: string; description: string; icon: string }[];
+  funFacts: string[];
+  permissions: Record<Permission, string>;
+  selectors: { selector: string; description: string }[];
+  credits: { name: string; role: string }[];
+  copyright: string;
+  publicApiKey: string | null;
+}
+
+export type Role = 'user' | 'moderator' | 'admin';
+
+export interface User {
+  id: number;
+  username: string;
+  email: string | null;
+  robloxId: string | null;
+  role: Role;
+  isActive: boolean;
+  createdAt: string;
+  lastLogin: string | null;
+}
+
+export interface Favorite {
+  userId: number;
+  itemType: 'command';
+  itemId: number;
+}
