@@ -11,7 +11,7 @@ use tower_http::compression::CompressionLayer;
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
 use crate::state::AppState;
-use crate::{banner, commands, guides, health, openapi, site, stats};
+use crate::{accounts, admin, banner, commands, guides, health, openapi, site, stats};
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
@@ -21,9 +21,11 @@ pub fn router(state: AppState) -> Router {
         .merge(openapi::router())
         .layer(CompressionLayer::new());
     let polled = Router::new().merge(health::router()).merge(stats::router()).merge(banner::router());
+    let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone()));
     Router::new()
         .merge(content)
         .merge(polled)
+        .merge(people)
         .fallback(fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))

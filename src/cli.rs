@@ -167,6 +167,21 @@ fn run_backup(options: &Options, file: &Path) -> Result<(), StartError> {
 }
 
 fn run_admin_key(options: &Options, name: &str) -> Result<(), StartError> {
-    let _ = (options, name);
-    Err(StartError("admin keys arrive with the accounts feature".into()))
+    if options.temp {
+        return Err(StartError("admin-key needs the data dir of the running site, not --temp".into()));
+    }
+    let data_dir = DataDir::prepare(options)?;
+    let db = match Db::open(&server::database_path(&data_dir.path)) {
+        Ok(db) => db,
+        Err(e) => {
+            data_dir.abandon();
+            return Err(StartError(e.to_string()));
+        }
+    };
+    let key = db
+        .write_blocking(|tx| crate::admin::keys::create(tx, name, "cli", None))
+        .map_err(|e| StartError(format!("cannot create the key: {}", e.internal.unwrap_or(e.body.error))))?;
+    println!("{key}");
+    eprintln!("This admin key is shown once. Open /admin and enter it, or send it as the X-Admin-Key header.");
+    Ok(())
 }

@@ -4,6 +4,8 @@
 //! features (`site`, `commands`, `guides`, `stats`, `banner`, ...); `http` holds the plumbing
 //! every feature shares; `db` the SQLite store and its migrations.
 
+pub mod accounts;
+pub mod admin;
 pub mod app;
 pub mod banner;
 pub mod cli;
@@ -17,7 +19,9 @@ pub mod health;
 pub mod http;
 pub mod logging;
 pub mod openapi;
+pub mod ratelimit;
 pub mod server;
 pub mod site;
 pub mod state;
 pub mod stats;
+pub mod tokens;

@@ -16,6 +16,7 @@ use crate::logging::LogBuffer;
 use crate::state::{AppState, Inner};
 use crate::{app, banner, commands, guides, health, site, stats};
 
+
 const STATS_INTERVAL: Duration = Duration::from_secs(5);
 const HEALTH_INTERVAL: Duration = Duration::from_secs(10);
 
@@ -61,6 +62,11 @@ pub fn build_state(options: Options, secrets: Secrets, data_dir: PathBuf, logs: 
         build_id,
         request_ids: RequestIds::new(),
         logs,
+        hasher: Default::default(),
+        auth_limiter: Default::default(),
+        login_throttle: Default::default(),
+        challenges: Default::default(),
+        stats_refresh: Default::default(),
         site_json,
         stats_json: CachedJson::new(&()),
         health_json: CachedJson::new(&()),
@@ -96,7 +102,10 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     let stats_task = tokio::spawn(async move {
         let mut tick = tokio::time::interval(STATS_INTERVAL);
         loop {
-            tick.tick().await;
+            tokio::select! {
+                _ = tick.tick() => {},
+                _ = stats_state.stats_refresh.notified() => {},
+            }
             let s = stats_state.clone();
             let rotated = stats_state.db.write(move |tx| s.visits.rotate_salt(tx)).await;
             if let Err(e) = rotated.and(stats::flush_and_refresh(&stats_state).await) {
@@ -113,6 +122,9 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
         loop {
             tick.tick().await;
             health::check(&health_state).await;
+            health_state.auth_limiter.forget_idle();
+            health_state.login_throttle.forget_idle();
+            health_state.challenges.prune();
         }
     });
     vec![stats_task, health_task]

@@ -4,6 +4,8 @@ use std::ops::Deref;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::accounts::password::Hasher;
+use crate::admin::keys::Challenges;
 use crate::commands::Catalog;
 use crate::config::{Options, Secrets};
 use crate::db::Db;
@@ -12,6 +14,7 @@ use crate::http::assets::Bundle;
 use crate::http::cached::CachedJson;
 use crate::http::middleware::RequestIds;
 use crate::logging::LogBuffer;
+use crate::ratelimit::{AuthLimiter, LoginThrottle};
 use crate::site::SiteSettings;
 use crate::stats::Visits;
 
@@ -29,6 +32,12 @@ pub struct Inner {
     pub build_id: String,
     pub request_ids: RequestIds,
     pub logs: LogBuffer,
+    pub hasher: Hasher,
+    pub auth_limiter: AuthLimiter,
+    pub login_throttle: LoginThrottle,
+    pub challenges: Challenges,
+    /// Wakes the stats task to rebuild the public figures now.
+    pub stats_refresh: tokio::sync::Notify,
     /// Bodies served from memory.
     pub site_json: CachedJson,
     pub stats_json: CachedJson,

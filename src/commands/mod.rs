@@ -15,6 +15,8 @@ use crate::error::ApiError;
 use crate::http::cached::CachedJson;
 use crate::state::AppState;
 
+pub mod ratings;
+
 const FILE: &str = "data/commands.toml";
 pub const PERMISSIONS: [&str; 4] = ["OA", "OR", "UP", "NE"];
 pub const MAX_EXAMPLES: usize = 3;
@@ -190,7 +192,13 @@ pub async fn refresh_scores(state: &AppState) -> Result<(), ApiError> {
 }
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/commands", get(list)).route("/api/commands/popular", get(popular))
+    Router::new()
+        .route("/api/commands", get(list))
+        .route("/api/commands/popular", get(popular))
+        .route("/api/commands/{id}/rating", axum::routing::post(ratings::rate))
+        .route("/api/favorites", get(ratings::list).post(ratings::add))
+        .route("/api/favorites/{user_id}", get(ratings::list_for))
+        .route("/api/favorites/{user_id}/command/{command_id}", axum::routing::delete(ratings::remove))
 }
 
 /// Every command with its community rating and favorite count.

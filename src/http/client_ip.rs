@@ -13,6 +13,8 @@ pub struct ClientIp {
     pub forwarded: bool,
     /// The TCP peer is a loopback address.
     pub peer_is_loopback: bool,
+    /// The request reached us over https (told by a trusted proxy's `X-Forwarded-Proto`).
+    pub https: bool,
 }
 
 const FORWARDING_HEADERS: [&str; 4] = ["x-forwarded-for", "x-real-ip", "forwarded", "x-forwarded-host"];
@@ -22,7 +24,12 @@ pub fn resolve(peer: SocketAddr, headers: &HeaderMap, trusted: &[IpNet]) -> Clie
     let forwarded = FORWARDING_HEADERS.iter().any(|h| headers.contains_key(*h));
     let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));
     let mut ip = peer_ip;
+    let mut https = false;
     if is_trusted(&peer_ip) {
+        https = headers
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|p| p.trim().eq_ignore_ascii_case("https"));
         let hops = headers
             .get_all("x-forwarded-for")
             .iter()
@@ -38,7 +45,7 @@ pub fn resolve(peer: SocketAddr, headers: &HeaderMap, trusted: &[IpNet]) -> Clie
             }
         }
     }
-    ClientIp { ip, forwarded, peer_is_loopback: peer_ip.is_loopback() }
+    ClientIp { ip, forwarded, peer_is_loopback: peer_ip.is_loopback(), https }
 }
 
 fn canonical(ip: IpAddr) -> IpAddr {

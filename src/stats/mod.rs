@@ -86,6 +86,11 @@ pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, 
     })
 }
 
+/// Asks the stats task to rebuild the public figures now (after accounts change).
+pub fn refresh_soon(state: &AppState) {
+    state.stats_refresh.notify_one();
+}
+
 /// Writes pending visits and rebuilds the served figures (every few seconds and on demand).
 pub async fn flush_and_refresh(state: &AppState) -> Result<(), ApiError> {
     let pending = state.visits.take_pending();

@@ -161,3 +161,12 @@ pub fn run(args: &[&str], data_dir: Option<&Path>) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Creates an admin key with `fanhub admin-key` against the server's data dir.
+pub fn admin_key(server: &Server) -> String {
+    let (code, out, err) = run(&["admin-key", "--name", "tests"], Some(&server.data_dir));
+    assert_eq!(code, 0, "{err}");
+    let key = out.trim().to_string();
+    assert!(key.starts_with("fha_"), "{out}");
+    key
+}

@@ -1,0 +1,262 @@
+//! Accounts: registration, sign-in with a session cookie, sign-out, the current user.
+
+pub mod password;
+pub mod sessions;
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Router};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::db::{now_ms, rfc3339};
+use crate::error::ApiError;
+use crate::http::client_ip::{ClientIp, anonymize};
+use crate::http::cookies;
+use crate::http::extract::Json;
+use crate::ratelimit::Guarded;
+use crate::state::AppState;
+
+pub const SESSION_COOKIE: &str = "fanhub_session";
+pub const ROLES: [&str; 3] = ["user", "moderator", "admin"];
+const USERNAME_LEN: std::ops::RangeInclusive<usize> = 3..=32;
+const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 6..=128;
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: i64,
+    pub username: String,
+    pub email: Option<String>,
+    pub roblox_id: Option<String>,
+    pub role: String,
+    pub is_active: bool,
+    pub created_at: String,
+    pub last_login: Option<String>,
+}
+
+pub const USER_COLUMNS: &str = "id, username, email, roblox_id, role, is_active, created_at, last_login";
+
+pub fn user_from_row(r: &Row) -> rusqlite::Result<User> {
+    Ok(User {
+        id: r.get(0)?,
+        username: r.get(1)?,
+        email: r.get(2)?,
+        roblox_id: r.get(3)?,
+        role: r.get(4)?,
+        is_active: r.get(5)?,
+        created_at: rfc3339(r.get(6)?),
+        last_login: r.get::<_, Option<i64>>(7)?.map(rfc3339),
+    })
+}
+
+pub fn find_user(conn: &Connection, id: i64) -> Result<Option<User>, ApiError> {
+    Ok(conn.query_row(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"), [id], user_from_row).optional()?)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Credentials {
+    #[serde(default)]
+    pub username: String,
+    #[serde(default)]
+    pub password: String,
+}
+
+/// The field problems of a registration, in the words the form shows.
+pub fn validate_registration(username: &str, password: &str) -> BTreeMap<String, String> {
+    let mut fields = BTreeMap::new();
+    let name_len = username.chars().count();
+    if name_len < *USERNAME_LEN.start() {
+        fields.insert("username".into(), "Username must be at least 3 characters".into());
+    } else if name_len > *USERNAME_LEN.end() {
+        fields.insert("username".into(), "Username must be at most 32 characters".into());
+    } else if !username.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        fields.insert("username".into(), "Username may only use letters, digits and _".into());
+    }
+    let pass_len = password.chars().count();
+    if pass_len < *PASSWORD_LEN.start() {
+        fields.insert("password".into(), "Password must be at least 6 characters".into());
+    } else if pass_len > *PASSWORD_LEN.end() {
+        fields.insert("password".into(), "Password must be at most 128 characters".into());
+    }
+    fields
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/auth/register", post(register))
+        .route("/api/auth/login", post(login))
+        .route("/api/auth/logout", post(logout))
+        .route("/api/auth/user", get(current_user))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UserEnvelope {
+    success: bool,
+    user: User,
+}
+
+/// Create an account. Username 3-32 of `[A-Za-z0-9_]`, password 6-128 characters.
+#[utoipa::path(post, path = "/api/auth/register", tag = "accounts", request_body = Credentials,
+    responses((status = 201, body = UserEnvelope), (status = 400, description = "Invalid fields"), (status = 409, description = "Username taken"), (status = 429, description = "Too many attempts")))]
+pub(crate) async fn register(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    Json(body): Json<Credentials>,
+) -> Result<Response, ApiError> {
+    state.auth_limiter.check(Guarded::Register, client.ip)?;
+    let username = body.username.trim().to_string();
+    let fields = validate_registration(&username, &body.password);
+    if !fields.is_empty() {
+        return Err(ApiError::validation(fields));
+    }
+    let taken = || ApiError::conflict("That username is taken").with_message("Choose another username.");
+    let lookup = username.clone();
+    if state.db.read(move |c| Ok(c.query_row("SELECT 1 FROM users WHERE username = ?1", [lookup], |_| Ok(())).optional()?)).await?.is_some() {
+        return Err(taken());
+    }
+    let hash = state.hasher.hash(body.password).await?;
+    let user = state
+        .db
+        .write(move |tx| {
+            let inserted = tx.execute(
+                "INSERT INTO users (username, password_hash, created_at) VALUES (?1, ?2, ?3)",
+                params![username, hash, now_ms()],
+            );
+            match inserted {
+                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => Err(taken()),
+                other => other.map_err(ApiError::from),
+            }?;
+            find_user(tx, tx.last_insert_rowid())?.ok_or_else(|| ApiError::internal("new user vanished"))
+        })
+        .await?;
+    tracing::info!("account created: {}", user.username);
+    crate::stats::refresh_soon(&state);
+    Ok((StatusCode::CREATED, axum::Json(UserEnvelope { success: true, user })).into_response())
+}
+
+fn log_attempt(tx: &Connection, username: &str, ip: &str, ua: &str, status: &str) -> Result<(), ApiError> {
+    let username: String = username.chars().take(64).collect();
+    let ua: String = ua.chars().take(300).collect();
+    tx.execute(
+        "INSERT INTO login_logs (username, ip_address, user_agent, status, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![username, ip, ua, status, now_ms()],
+    )?;
+    Ok(())
+}
+
+/// The IP as logs keep it: anonymised unless the visitor's privacy settings allow more.
+pub fn loggable_ip(client: &ClientIp, headers: &HeaderMap) -> String {
+    if cookies::ip_logging_allowed(headers) { client.ip.to_string() } else { anonymize(client.ip) }
+}
+
+/// Sign in; sets the session cookie.
+#[utoipa::path(post, path = "/api/auth/login", tag = "accounts", request_body = Credentials,
+    responses((status = 200, body = UserEnvelope), (status = 401, description = "Invalid username or password"), (status = 403, description = "Account suspended"), (status = 429, description = "Too many attempts")))]
+pub(crate) async fn login(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    headers: HeaderMap,
+    Json(body): Json<Credentials>,
+) -> Result<Response, ApiError> {
+    let ip = loggable_ip(&client, &headers);
+    let ua = headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let username = body.username.trim().to_string();
+    let limited = state.auth_limiter.check(Guarded::Login, client.ip).and_then(|_| state.login_throttle.check(&username));
+    if let Err(e) = limited {
+        let (u, i, a) = (username.clone(), ip.clone(), ua.clone());
+        state.db.write(move |tx| log_attempt(tx, &u, &i, &a, "rate_limited")).await?;
+        return Err(e);
+    }
+    if username.is_empty() || body.password.is_empty() || body.password.len() > 1024 {
+        return Err(ApiError::unauthorized("Invalid username or password"));
+    }
+    let lookup = username.clone();
+    let found: Option<(i64, String, bool)> = state
+        .db
+        .read(move |c| {
+            Ok(c.query_row("SELECT id, password_hash, is_active FROM users WHERE username = ?1", [lookup], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?)
+        })
+        .await?;
+    let ok = state.hasher.verify(body.password, found.as_ref().map(|f| f.1.clone())).await?;
+    let outcome = match (&found, ok) {
+        (Some((_, _, true)), true) => "success",
+        (Some((_, _, false)), true) => "suspended",
+        _ => "failure",
+    };
+    if outcome == "failure" {
+        state.login_throttle.failed(&username);
+    } else {
+        state.login_throttle.succeeded(&username);
+    }
+    let token = (outcome == "success").then(|| crate::tokens::random_hex(32));
+    let user_id = found.map(|f| f.0);
+    let (u, t) = (username.clone(), token.clone());
+    let user = state
+        .db
+        .write(move |tx| {
+            log_attempt(tx, &u, &ip, &ua, outcome)?;
+            match (t, user_id) {
+                (Some(token), Some(id)) => {
+                    sessions::create(tx, &token, id)?;
+                    tx.execute("UPDATE users SET last_login = ?1 WHERE id = ?2", params![now_ms(), id])?;
+                    Ok(find_user(tx, id)?)
+                }
+                _ => Ok(None),
+            }
+        })
+        .await?;
+    match (outcome, user, token) {
+        ("success", Some(user), Some(token)) => {
+            tracing::info!("sign-in: {}", user.username);
+            let cookie = cookies::session(SESSION_COOKIE, &token, sessions::USER_SESSION_SECS, client.https);
+            Ok(([(header::SET_COOKIE, cookie)], axum::Json(UserEnvelope { success: true, user })).into_response())
+        }
+        ("suspended", _, _) => Err(ApiError::forbidden("This account is suspended.").with_message("Ask an admin to reactivate it.")),
+        _ => Err(ApiError::unauthorized("Invalid username or password")),
+    }
+}
+
+/// Sign out: ends this session and clears its cookie.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", responses((status = 200, description = "{success: true}")))]
+pub(crate) async fn logout(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(token) = cookies::get(&headers, SESSION_COOKIE) {
+        state.db.write(move |tx| sessions::delete(tx, &token)).await?;
+    }
+    let cookie = cookies::clear(SESSION_COOKIE, client.https);
+    Ok(([(header::SET_COOKIE, cookie)], axum::Json(serde_json::json!({"success": true}))).into_response())
+}
+
+/// The signed-in user, or 401.
+#[utoipa::path(get, path = "/api/auth/user", tag = "accounts", responses((status = 200, body = User), (status = 401, description = "Not signed in")))]
+pub(crate) async fn current_user(State(state): State<AppState>, headers: HeaderMap) -> Result<axum::Json<User>, ApiError> {
+    sessions::signed_in(&state, &headers).await?.map(axum::Json).ok_or_else(|| ApiError::unauthorized("Not signed in."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registration_rules() {
+        assert!(validate_registration("abc", "123456").is_empty());
+        assert_eq!(validate_registration("ab", "123456")["username"], "Username must be at least 3 characters");
+        assert_eq!(validate_registration("abc", "12345")["password"], "Password must be at least 6 characters");
+        assert!(validate_registration(&"a".repeat(33), "123456").contains_key("username"));
+        assert!(validate_registration("bad name", "123456").contains_key("username"));
+        assert!(validate_registration("émile", "123456").contains_key("username"));
+        assert!(validate_registration("abc", &"p".repeat(129)).contains_key("password"));
+    }
+}

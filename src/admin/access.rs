@@ -1,0 +1,157 @@
+//! Getting admin access: verifying a key into an admin session, the secret-phrase flow
+//! (challenge, then an IP-bound lifetime key), the loopback-only direct key, and managing keys.
+
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json as JsonOut};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::guard::Admin;
+use super::keys::{self, ADMIN_COOKIE, ADMIN_SESSION_SECS, KeyRecord};
+use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
+use crate::http::cookies;
+use crate::http::extract::{Json, Path};
+use crate::ratelimit::Guarded;
+use crate::state::AppState;
+use crate::tokens::constant_time_eq;
+
+#[derive(Deserialize, ToSchema)]
+pub struct KeyBody {
+    #[serde(default)]
+    key: String,
+}
+
+/// Trade an admin key for a 12-hour admin session cookie.
+#[utoipa::path(post, path = "/api/admin/verify-key", tag = "admin", request_body = KeyBody,
+    responses((status = 200, description = "{success: true}, admin cookie set"), (status = 401, description = "Invalid admin key"), (status = 403, description = "Key bound to another IP"), (status = 429, description = "Too many attempts")))]
+pub(crate) async fn verify_key(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    Json(body): Json<KeyBody>,
+) -> Result<Response, ApiError> {
+    state.auth_limiter.check(Guarded::VerifyKey, client.ip)?;
+    let key = body.key.trim().to_string();
+    if key.is_empty() {
+        return Err(ApiError::bad_request("Please enter an admin key"));
+    }
+    if key.len() > 200 {
+        return Err(ApiError::unauthorized("Invalid admin key"));
+    }
+    let token = state
+        .db
+        .write(move |tx| {
+            let record = keys::find(tx, &key)?.ok_or_else(|| ApiError::unauthorized("Invalid admin key"))?;
+            if !record.allows(client.ip) {
+                return Err(ApiError::forbidden("This admin key is bound to another IP address."));
+            }
+            keys::touch(tx, record.id)?;
+            keys::create_session(tx, record.id)
+        })
+        .await
+        .inspect_err(|e| tracing::warn!("admin key refused from {}: {}", client.ip, e.body.error))?;
+    tracing::info!("admin session opened from {}", client.ip);
+    let cookie = cookies::session(ADMIN_COOKIE, &token, ADMIN_SESSION_SECS, client.https);
+    Ok(([(header::SET_COOKIE, cookie)], JsonOut(serde_json::json!({"success": true}))).into_response())
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CheckKey {
+    admin: bool,
+    via: super::guard::AdminVia,
+}
+
+/// Whether this request is an admin's (and how); 401 otherwise.
+#[utoipa::path(get, path = "/api/admin/check-key", tag = "admin", responses((status = 200, body = CheckKey), (status = 401, description = "Not an admin")))]
+pub(crate) async fn check_key(Extension(admin): Extension<Admin>) -> JsonOut<CheckKey> {
+    JsonOut(CheckKey { admin: true, via: admin.via })
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PhraseBody {
+    #[serde(default)]
+    phrase: String,
+    #[serde(default)]
+    challenge: String,
+}
+
+fn check_phrase(state: &AppState, phrase: &str) -> Result<(), ApiError> {
+    let Some(expected) = state.secrets.admin_phrase.as_deref() else {
+        return Err(ApiError::unavailable("Key creation by secret phrase is not enabled on this site.")
+            .with_message("The site's operator can enable it by setting FANHUB_ADMIN_PHRASE."));
+    };
+    if constant_time_eq(phrase, expected) { Ok(()) } else { Err(ApiError::forbidden("Invalid secret phrase")) }
+}
+
+/// Step 1 of the secret-phrase flow: a single-use challenge for this IP, valid 5 minutes.
+#[utoipa::path(post, path = "/api/admin/generate-challenge", tag = "admin", request_body = PhraseBody,
+    responses((status = 200, description = "{success, challenge, ip}"), (status = 403, description = "Invalid secret phrase"), (status = 429, description = "Too many attempts"), (status = 503, description = "Not enabled")))]
+pub(crate) async fn generate_challenge(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    Json(body): Json<PhraseBody>,
+) -> Result<JsonOut<serde_json::Value>, ApiError> {
+    state.auth_limiter.check(Guarded::Challenge, client.ip)?;
+    check_phrase(&state, &body.phrase).inspect_err(|_| tracing::warn!("wrong admin phrase from {}", client.ip))?;
+    let challenge = state.challenges.issue(client.ip);
+    Ok(JsonOut(serde_json::json!({"success": true, "challenge": challenge, "ip": client.ip.to_string()})))
+}
+
+/// Step 2: the phrase again plus the challenge gives a lifetime key bound to this IP.
+#[utoipa::path(post, path = "/api/admin/create-lifetime-key", tag = "admin", request_body = PhraseBody,
+    responses((status = 201, description = "{success, key, ip}"), (status = 403, description = "Wrong phrase, or challenge expired, used or from another IP"), (status = 503, description = "Not enabled")))]
+pub(crate) async fn create_lifetime_key(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    Json(body): Json<PhraseBody>,
+) -> Result<Response, ApiError> {
+    state.auth_limiter.check(Guarded::Challenge, client.ip)?;
+    check_phrase(&state, &body.phrase)?;
+    state.challenges.redeem(&body.challenge, client.ip)?;
+    let ip = client.ip;
+    let key = state.db.write(move |tx| keys::create(tx, &format!("Lifetime key for {ip}"), "phrase", Some(ip))).await?;
+    tracing::info!("lifetime admin key created for {ip}");
+    Ok((StatusCode::CREATED, JsonOut(serde_json::json!({"success": true, "key": key, "ip": ip.to_string()}))).into_response())
+}
+
+/// A key straight away, but only for a browser on the server itself (loopback, no proxy).
+#[utoipa::path(post, path = "/api/admin/generate-direct-key", tag = "admin",
+    responses((status = 201, description = "{success, key}"), (status = 403, description = "Not from the server itself")))]
+pub(crate) async fn generate_direct_key(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+) -> Result<Response, ApiError> {
+    if !client.peer_is_loopback || client.forwarded {
+        tracing::warn!("direct admin key refused for {}", client.ip);
+        return Err(ApiError::forbidden(
+            "Direct keys are only given to a browser on the server itself. Run `fanhub admin-key` on the server instead.",
+        ));
+    }
+    let key = state.db.write(|tx| keys::create(tx, "Direct key (generated on the server)", "direct", None)).await?;
+    tracing::info!("direct admin key created");
+    Ok((StatusCode::CREATED, JsonOut(serde_json::json!({"success": true, "key": key}))).into_response())
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct KeyList {
+    keys: Vec<KeyRecord>,
+}
+
+/// Every admin key (prefix only, never the key).
+#[utoipa::path(get, path = "/api/admin/keys", tag = "admin", responses((status = 200, body = KeyList)))]
+pub(crate) async fn list_keys(State(state): State<AppState>) -> Result<JsonOut<KeyList>, ApiError> {
+    Ok(JsonOut(KeyList { keys: state.db.read(keys::list).await? }))
+}
+
+/// Revoke a key and end its admin sessions.
+#[utoipa::path(delete, path = "/api/admin/keys/{id}", tag = "admin", params(("id" = i64, Path)),
+    responses((status = 200, description = "{success: true}"), (status = 404, description = "No such key")))]
+pub(crate) async fn revoke_key(State(state): State<AppState>, Path(id): Path<i64>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+    if !state.db.write(move |tx| keys::revoke(tx, id)).await? {
+        return Err(ApiError::not_found("No such admin key."));
+    }
+    tracing::info!("admin key {id} revoked");
+    Ok(JsonOut(serde_json::json!({"success": true})))
+}

@@ -1,0 +1,85 @@
+//! Who is an admin: a live admin session cookie, an `X-Admin-Key` header, or a signed-in
+//! active user whose role is admin. Every protected admin route runs behind `require_admin`.
+
+use axum::extract::{Request, State};
+use axum::http::HeaderMap;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::keys::{self, ADMIN_COOKIE, KeyRecord};
+use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
+use crate::http::cookies;
+use crate::state::AppState;
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AdminVia {
+    Key,
+    Session,
+    User,
+}
+
+#[derive(Clone, Debug)]
+pub struct Admin {
+    pub via: AdminVia,
+    /// The signed-in admin user, when access came from an account.
+    pub user_id: Option<i64>,
+}
+
+const KEY_TOUCH_INTERVAL_MS: i64 = 60_000;
+
+fn bound_check(key: &KeyRecord, client: &ClientIp) -> Result<(), ApiError> {
+    if key.allows(client.ip) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden("This admin key is bound to another IP address."))
+    }
+}
+
+pub async fn resolve(state: &AppState, headers: &HeaderMap, client: &ClientIp) -> Result<Option<Admin>, ApiError> {
+    if let Some(key) = headers.get("x-admin-key").and_then(|v| v.to_str().ok()).map(str::to_string) {
+        let record = state.db.read(move |c| keys::find(c, &key)).await?;
+        let Some(record) = record else { return Err(ApiError::unauthorized("Invalid admin key")) };
+        bound_check(&record, client)?;
+        let stale = record
+            .last_used
+            .as_deref()
+            .and_then(|t| t.parse::<jiff::Timestamp>().ok())
+            .is_none_or(|t| crate::db::now_ms() - t.as_millisecond() > KEY_TOUCH_INTERVAL_MS);
+        if stale {
+            let id = record.id;
+            state.db.write(move |tx| keys::touch(tx, id)).await?;
+        }
+        return Ok(Some(Admin { via: AdminVia::Key, user_id: None }));
+    }
+    if let Some(token) = cookies::get(headers, ADMIN_COOKIE).filter(|t| t.len() == 64) {
+        if let Some(record) = state.db.read(move |c| keys::session_key(c, &token)).await? {
+            bound_check(&record, client)?;
+            return Ok(Some(Admin { via: AdminVia::Session, user_id: None }));
+        }
+    }
+    if let Some(user) = crate::accounts::sessions::signed_in(state, headers).await? {
+        if user.role == "admin" {
+            return Ok(Some(Admin { via: AdminVia::User, user_id: Some(user.id) }));
+        }
+    }
+    Ok(None)
+}
+
+pub async fn require_admin(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let Some(client) = req.extensions().get::<ClientIp>().copied() else {
+        return ApiError::internal("client ip missing").into_response();
+    };
+    match resolve(&state, req.headers(), &client).await {
+        Ok(Some(admin)) => {
+            req.extensions_mut().insert(admin);
+            next.run(req).await
+        }
+        Ok(None) => ApiError::unauthorized("Admin access required.")
+            .with_message("Open /admin and enter an admin key, or send the X-Admin-Key header.")
+            .into_response(),
+        Err(e) => e.into_response(),
+    }
+}

@@ -1,0 +1,188 @@
+//! Admin keys and admin sessions. A key is `fha_` + 160 random bits, shown once; the database
+//! keeps its SHA-256 and a 12-character display prefix. A key may be bound to one IP.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::db::{now_ms, rfc3339};
+use crate::error::ApiError;
+use crate::tokens::{random_hex, sha256};
+
+pub const ADMIN_COOKIE: &str = "fanhub_admin";
+pub const ADMIN_SESSION_SECS: i64 = 12 * 3600;
+pub const PREFIX_LEN: usize = 12;
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyRecord {
+    pub id: i64,
+    pub prefix: String,
+    pub name: String,
+    pub source: String,
+    pub bound_ip: Option<String>,
+    pub created_at: String,
+    pub last_used: Option<String>,
+}
+
+const KEY_COLUMNS: &str = "k.id, k.prefix, k.name, k.source, k.bound_ip, k.created_at, k.last_used";
+
+fn key_from_row(r: &Row) -> rusqlite::Result<KeyRecord> {
+    Ok(KeyRecord {
+        id: r.get(0)?,
+        prefix: r.get(1)?,
+        name: r.get(2)?,
+        source: r.get(3)?,
+        bound_ip: r.get(4)?,
+        created_at: rfc3339(r.get(5)?),
+        last_used: r.get::<_, Option<i64>>(6)?.map(rfc3339),
+    })
+}
+
+impl KeyRecord {
+    /// Whether a request from `ip` may use this key.
+    pub fn allows(&self, ip: IpAddr) -> bool {
+        self.bound_ip.as_deref().is_none_or(|bound| bound == ip.to_string())
+    }
+}
+
+/// Creates a key and returns it in full (the only time it exists outside the caller).
+pub fn create(conn: &Connection, name: &str, source: &str, bound_ip: Option<IpAddr>) -> Result<String, ApiError> {
+    let key = format!("fha_{}", random_hex(20));
+    let name: String = name.trim().chars().take(64).collect();
+    conn.execute(
+        "INSERT INTO admin_keys (key_hash, prefix, name, source, bound_ip, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![sha256(&key), &key[..PREFIX_LEN], name, source, bound_ip.map(|i| i.to_string()), now_ms()],
+    )?;
+    Ok(key)
+}
+
+pub fn find(conn: &Connection, key: &str) -> Result<Option<KeyRecord>, ApiError> {
+    Ok(conn
+        .query_row(&format!("SELECT {KEY_COLUMNS} FROM admin_keys k WHERE k.key_hash = ?1"), [sha256(key.trim())], key_from_row)
+        .optional()?)
+}
+
+pub fn list(conn: &Connection) -> Result<Vec<KeyRecord>, ApiError> {
+    let mut stmt = conn.prepare(&format!("SELECT {KEY_COLUMNS} FROM admin_keys k ORDER BY k.id DESC"))?;
+    let rows = stmt.query_map([], key_from_row)?.collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Deletes a key; its admin sessions go with it.
+pub fn revoke(conn: &Connection, id: i64) -> Result<bool, ApiError> {
+    Ok(conn.execute("DELETE FROM admin_keys WHERE id = ?1", [id])? > 0)
+}
+
+pub fn touch(conn: &Connection, id: i64) -> Result<(), ApiError> {
+    conn.execute("UPDATE admin_keys SET last_used = ?1 WHERE id = ?2", params![now_ms(), id])?;
+    Ok(())
+}
+
+pub fn create_session(conn: &Connection, key_id: i64) -> Result<String, ApiError> {
+    let token = random_hex(32);
+    let now = now_ms();
+    conn.execute(
+        "INSERT INTO admin_sessions (token_hash, key_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
+        params![sha256(&token), key_id, now, now + ADMIN_SESSION_SECS * 1000],
+    )?;
+    Ok(token)
+}
+
+/// The key behind a live admin session.
+pub fn session_key(conn: &Connection, token: &str) -> Result<Option<KeyRecord>, ApiError> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {KEY_COLUMNS} FROM admin_sessions s JOIN admin_keys k ON k.id = s.key_id
+                 WHERE s.token_hash = ?1 AND s.expires_at > ?2"
+            ),
+            params![sha256(token), now_ms()],
+            key_from_row,
+        )
+        .optional()?)
+}
+
+pub fn prune_expired(conn: &Connection) -> Result<usize, ApiError> {
+    let now = now_ms();
+    let a = conn.execute("DELETE FROM admin_sessions WHERE expires_at <= ?1", [now])?;
+    let b = conn.execute("DELETE FROM sessions WHERE expires_at <= ?1", [now])?;
+    Ok(a + b)
+}
+
+pub const CHALLENGE_TTL: Duration = Duration::from_secs(5 * 60);
+
+/// Challenges of the secret-phrase flow: single use, five minutes, bound to the asking IP.
+/// Kept in memory: a restart simply asks the operator to start the three steps again.
+#[derive(Default)]
+pub struct Challenges {
+    open: Mutex<HashMap<String, (IpAddr, Instant)>>,
+}
+
+impl Challenges {
+    pub fn issue(&self, ip: IpAddr) -> String {
+        let challenge = format!("fanhub-challenge-{}", random_hex(16));
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        open.retain(|_, (_, at)| at.elapsed() < CHALLENGE_TTL);
+        open.insert(hex::encode(sha256(&challenge)), (ip, Instant::now()));
+        challenge
+    }
+
+    /// Uses up the challenge; it must be live and belong to `ip`.
+    pub fn redeem(&self, challenge: &str, ip: IpAddr) -> Result<(), ApiError> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let Some((owner, at)) = open.remove(&hex::encode(sha256(challenge.trim()))) else {
+            return Err(ApiError::forbidden("This challenge is not valid. It may have expired or been used already."));
+        };
+        if at.elapsed() >= CHALLENGE_TTL {
+            return Err(ApiError::forbidden("This challenge has expired. Generate a new one."));
+        }
+        if owner != ip {
+            return Err(ApiError::forbidden("This challenge belongs to another IP address."));
+        }
+        Ok(())
+    }
+
+    pub fn prune(&self) -> usize {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let before = open.len();
+        open.retain(|_, (_, at)| at.elapsed() < CHALLENGE_TTL);
+        before - open.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn challenges_are_single_use_and_ip_bound() {
+        let c = Challenges::default();
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        let b: IpAddr = "192.0.2.2".parse().unwrap();
+        let ch = c.issue(a);
+        assert!(c.redeem(&ch, b).is_err());
+        let ch = c.issue(a);
+        c.redeem(&ch, a).unwrap();
+        assert!(c.redeem(&ch, a).is_err(), "reuse must fail");
+    }
+
+    #[test]
+    fn keys_are_stored_hashed_with_a_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = Connection::open(dir.path().join("k.db")).unwrap();
+        crate::db::apply_migrations_for_tests(&mut conn);
+        let key = create(&conn, "ops", "cli", None).unwrap();
+        assert!(key.len() >= 4 + 32);
+        let stored: Vec<u8> = conn.query_row("SELECT key_hash FROM admin_keys", [], |r| r.get(0)).unwrap();
+        assert!(!String::from_utf8_lossy(&stored).contains(&key[4..]));
+        let rec = find(&conn, &key).unwrap().unwrap();
+        assert_eq!(rec.prefix, &key[..12]);
+        assert!(find(&conn, "fha_wrong").unwrap().is_none());
+    }
+}

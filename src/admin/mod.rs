@@ -1,0 +1,42 @@
+//! The admin panel's API. Access (keys, sessions, the phrase and direct-key flows) is open to
+//! anyone who can pass it; everything else sits behind `guard::require_admin`.
+
+pub mod access;
+pub mod guard;
+pub mod keys;
+pub mod system;
+pub mod users;
+
+use axum::Router;
+use axum::middleware::from_fn_with_state;
+use axum::routing::{delete, get, patch, post};
+
+use crate::state::AppState;
+
+pub fn router(state: AppState) -> Router<AppState> {
+    let protected = Router::new()
+        .route("/api/admin/check-key", get(access::check_key))
+        .route("/api/admin/keys", get(access::list_keys))
+        .route("/api/admin/keys/{id}", delete(access::revoke_key))
+        .route("/api/admin/stats", get(system::stats))
+        .route("/api/admin/users", get(users::list))
+        .route("/api/admin/users/{id}", patch(users::update).delete(users::remove))
+        .route("/api/admin/users/{id}/suspend", patch(users::suspend))
+        .route("/api/admin/login-logs", get(system::login_logs))
+        .route("/api/admin/app-logs", get(system::app_logs))
+        .route("/api/admin/exceptions", get(system::exceptions))
+        .route("/api/admin/health", get(system::health))
+        .route("/api/admin/settings", get(system::get_settings).put(system::put_settings))
+        .route("/api/admin/revert-banner", post(system::revert_banner))
+        .route("/api/admin/deactivate-banner", post(system::deactivate_banner))
+        .route("/api/admin/advertisements", get(system::advertisements))
+        .route("/api/admin/clear-cache", post(system::clear_cache))
+        .route("/api/admin/backup", get(system::backup))
+        .route_layer(from_fn_with_state(state, guard::require_admin));
+    Router::new()
+        .route("/api/admin/verify-key", post(access::verify_key))
+        .route("/api/admin/generate-challenge", post(access::generate_challenge))
+        .route("/api/admin/create-lifetime-key", post(access::create_lifetime_key))
+        .route("/api/admin/generate-direct-key", post(access::generate_direct_key))
+        .merge(protected)
+}

@@ -1,0 +1,336 @@
+//! The panel's figures and system tools: dashboard stats, login logs, app logs, exceptions,
+//! health checks, banner colours, cache clearing and database backups.
+
+use axum::Json as JsonOut;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::banner::{self, COLORS_KEY};
+use crate::db::{now_ms, rfc3339, settings};
+use crate::error::ApiError;
+use crate::http::extract::{Json, Query};
+use crate::logging::LogRecord;
+use crate::site::BannerColors;
+use crate::state::AppState;
+use crate::stats::today_key;
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdsSummary {
+    approved: i64,
+    pending: i64,
+    active: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanSummary {
+    running: i64,
+    total: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    processed: i64,
+    total: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminStats {
+    total_users: i64,
+    new_users_today: i64,
+    page_views: i64,
+    page_views_today: i64,
+    admin_sessions: i64,
+    last_admin_access: Option<String>,
+    started_at: String,
+    uptime_seconds: i64,
+    ads: AdsSummary,
+    scans: ScanSummary,
+    elc_badges_found: i64,
+    scan_progress: Progress,
+}
+
+fn start_of_today_ms() -> i64 {
+    let today = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).date();
+    today.to_zoned(jiff::tz::TimeZone::UTC).map(|z| z.timestamp().as_millisecond()).unwrap_or(0)
+}
+
+/// Every dashboard figure, measured. Ads and scans are zero until those features exist.
+#[utoipa::path(get, path = "/api/admin/stats", tag = "admin", responses((status = 200, body = AdminStats)))]
+pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<AdminStats>, ApiError> {
+    // Pending page views are written first so the figures include them.
+    crate::stats::flush_and_refresh(&state).await?;
+    let started = state.started_at;
+    let stats = state
+        .db
+        .read(move |c| {
+            let now = now_ms();
+            let one = |sql: &str, p: &[&dyn rusqlite::ToSql]| -> Result<i64, ApiError> { Ok(c.query_row(sql, p, |r| r.get(0))?) };
+            let last_access: Option<i64> = c.query_row(
+                "SELECT MAX(t) FROM (SELECT MAX(created_at) AS t FROM admin_sessions UNION ALL SELECT MAX(last_used) FROM admin_keys)",
+                [],
+                |r| r.get(0),
+            )?;
+            Ok(AdminStats {
+                total_users: one("SELECT COUNT(*) FROM users", &[])?,
+                new_users_today: one("SELECT COUNT(*) FROM users WHERE created_at >= ?1", &[&start_of_today_ms()])?,
+                page_views: one("SELECT COALESCE(SUM(views), 0) FROM page_views", &[])?,
+                page_views_today: one("SELECT COALESCE(SUM(views), 0) FROM page_views WHERE day = ?1", &[&today_key()])?,
+                admin_sessions: one("SELECT COUNT(*) FROM admin_sessions WHERE expires_at > ?1", &[&now])?,
+                last_admin_access: last_access.map(rfc3339),
+                started_at: started.to_string(),
+                uptime_seconds: (now - started.as_millisecond()) / 1000,
+                ads: AdsSummary { approved: 0, pending: 0, active: 0 },
+                scans: ScanSummary { running: 0, total: 0 },
+                elc_badges_found: 0,
+                scan_progress: Progress { processed: 0, total: 0 },
+            })
+        })
+        .await?;
+    Ok(JsonOut(stats))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PageQuery {
+    page: Option<i64>,
+    page_size: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginLog {
+    id: i64,
+    username: String,
+    ip_address: String,
+    user_agent: String,
+    timestamp: String,
+    login_status: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginLogPage {
+    logs: Vec<LoginLog>,
+    page: i64,
+    page_size: i64,
+    total: i64,
+}
+
+/// Sign-in attempts, newest first, paged (pageSize 1-100, default 25).
+#[utoipa::path(get, path = "/api/admin/login-logs", tag = "admin", params(("page" = Option<i64>, Query), ("pageSize" = Option<i64>, Query)),
+    responses((status = 200, body = LoginLogPage), (status = 400, description = "Bad paging")))]
+pub(crate) async fn login_logs(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Result<JsonOut<LoginLogPage>, ApiError> {
+    let page = q.page.unwrap_or(1);
+    let page_size = q.page_size.unwrap_or(25);
+    if page < 1 || !(1..=100).contains(&page_size) {
+        return Err(ApiError::bad_request("page must be 1 or more and pageSize between 1 and 100."));
+    }
+    let result = state
+        .db
+        .read(move |c| {
+            let total: i64 = c.query_row("SELECT COUNT(*) FROM login_logs", [], |r| r.get(0))?;
+            let mut stmt = c.prepare_cached(
+                "SELECT id, username, ip_address, user_agent, created_at, status FROM login_logs
+                 ORDER BY created_at DESC, id DESC LIMIT ?1 OFFSET ?2",
+            )?;
+            let logs = stmt
+                .query_map(params![page_size, (page - 1).saturating_mul(page_size)], |r| {
+                    Ok(LoginLog {
+                        id: r.get(0)?,
+                        username: r.get(1)?,
+                        ip_address: r.get(2)?,
+                        user_agent: r.get(3)?,
+                        timestamp: rfc3339(r.get(4)?),
+                        login_status: r.get(5)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(LoginLogPage { logs, page, page_size, total })
+        })
+        .await?;
+    Ok(JsonOut(result))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AppLogs {
+    #[schema(value_type = Vec<Object>)]
+    logs: Vec<LogRecord>,
+}
+
+/// The server's recent log records (INFO and above), newest first.
+#[utoipa::path(get, path = "/api/admin/app-logs", tag = "admin", responses((status = 200, body = AppLogs)))]
+pub(crate) async fn app_logs(State(state): State<AppState>) -> JsonOut<AppLogs> {
+    JsonOut(AppLogs { logs: state.logs.recent(200) })
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Exceptions {
+    errors: u64,
+    warnings: u64,
+    info: u64,
+    #[schema(value_type = Vec<Object>)]
+    recent: Vec<LogRecord>,
+}
+
+/// Counts of errors, warnings and info records since start, with the recent problems.
+#[utoipa::path(get, path = "/api/admin/exceptions", tag = "admin", responses((status = 200, body = Exceptions)))]
+pub(crate) async fn exceptions(State(state): State<AppState>) -> JsonOut<Exceptions> {
+    let counts = state.logs.counts();
+    let recent = state.logs.recent(500).into_iter().filter(|r| r.level != "INFO").take(50).collect();
+    JsonOut(Exceptions { errors: counts.errors, warnings: counts.warnings, info: counts.info, recent })
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct HealthCheck {
+    name: &'static str,
+    status: &'static str,
+    detail: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct HealthChecks {
+    checks: Vec<HealthCheck>,
+}
+
+/// Real checks: the database answers and passes a quick check, the data dir is writable,
+/// and which outside services are configured.
+#[utoipa::path(get, path = "/api/admin/health", tag = "admin", responses((status = 200, body = HealthChecks)))]
+pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<HealthChecks>, ApiError> {
+    let db = state.db.read(|c| Ok(c.query_row("PRAGMA quick_check", [], |r| r.get::<_, String>(0))?)).await;
+    let database = match db {
+        Ok(s) if s == "ok" => HealthCheck { name: "Database", status: "ok", detail: "SQLite answers; quick check passed".into() },
+        Ok(s) => HealthCheck { name: "Database", status: "error", detail: format!("quick check: {s}") },
+        Err(e) => HealthCheck { name: "Database", status: "error", detail: e.body.error },
+    };
+    let probe = state.data_dir.join(".health-probe");
+    let writable = tokio::fs::write(&probe, b"ok").await.is_ok() && tokio::fs::remove_file(&probe).await.is_ok();
+    let data_dir = HealthCheck {
+        name: "Data directory",
+        status: if writable { "ok" } else { "error" },
+        detail: if writable { "writable".into() } else { format!("{} is not writable", state.data_dir.display()) },
+    };
+    let configured = |name: &'static str, var: &str, what: &str| {
+        if std::env::var(var).is_ok_and(|v| !v.is_empty()) {
+            HealthCheck { name, status: "ok", detail: format!("{what} configured ({var})") }
+        } else {
+            HealthCheck { name, status: "not_configured", detail: format!("set {var} to enable {what}") }
+        }
+    };
+    Ok(JsonOut(HealthChecks {
+        checks: vec![
+            database,
+            data_dir,
+            configured("Discord Bot", "FANHUB_DISCORD_TOKEN", "reading update channels"),
+            HealthCheck { name: "Roblox API", status: "not_configured", detail: "no Roblox lookups are made by this version".into() },
+            configured("Webhooks", "FANHUB_DISCORD_PUBLIC_KEY", "the Discord interactions endpoint"),
+        ],
+    }))
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct BannerSettings {
+    #[schema(value_type = Object)]
+    banner: BannerColors,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SettingsView {
+    #[schema(value_type = Object)]
+    banner: BannerColors,
+    #[schema(value_type = Object)]
+    defaults: BannerColors,
+}
+
+/// The default banner's colours (the admin's choice) and the site file's defaults.
+#[utoipa::path(get, path = "/api/admin/settings", tag = "admin", responses((status = 200, body = SettingsView)))]
+pub(crate) async fn get_settings(State(state): State<AppState>) -> Result<JsonOut<SettingsView>, ApiError> {
+    let defaults = state.site.default_banner.clone();
+    let d = defaults.clone();
+    let banner = state.db.read(move |c| banner::default_colors(c, &d)).await?;
+    Ok(JsonOut(SettingsView { banner, defaults }))
+}
+
+/// Save the default banner's colours (#rrggbb each).
+#[utoipa::path(put, path = "/api/admin/settings", tag = "admin", request_body = BannerSettings,
+    responses((status = 200, description = "{success, banner}"), (status = 400, description = "Not a colour")))]
+pub(crate) async fn put_settings(State(state): State<AppState>, Json(body): Json<BannerSettings>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+    body.banner.validate().map_err(|e| ApiError::bad_request("Colours must look like #7c3aed.").with_message(e))?;
+    let colors = body.banner.clone();
+    state.db.write(move |tx| settings::set(tx, COLORS_KEY, &colors)).await?;
+    banner::refresh(&state).await?;
+    tracing::info!("banner colours changed");
+    Ok(JsonOut(serde_json::json!({"success": true, "banner": body.banner})))
+}
+
+/// Back to the default clan banner in the site's default colours.
+#[utoipa::path(post, path = "/api/admin/revert-banner", tag = "admin", responses((status = 200, description = "{success, banner}")))]
+pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+    state.db.write(|tx| settings::delete(tx, COLORS_KEY)).await?;
+    banner::refresh(&state).await?;
+    tracing::info!("banner reverted to the default clan banner");
+    Ok(JsonOut(serde_json::json!({"success": true, "banner": state.site.default_banner})))
+}
+
+/// Ends an active advertisement banner (none can be active until the ads feature exists).
+#[utoipa::path(post, path = "/api/admin/deactivate-banner", tag = "admin", responses((status = 200, description = "{success}")))]
+pub(crate) async fn deactivate_banner(State(state): State<AppState>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+    banner::refresh(&state).await?;
+    Ok(JsonOut(serde_json::json!({"success": true})))
+}
+
+/// Advertisement applications (the ad workflow arrives with its own feature; none exist yet).
+#[utoipa::path(get, path = "/api/admin/advertisements", tag = "admin", responses((status = 200, description = "{applications: []}")))]
+pub(crate) async fn advertisements() -> JsonOut<serde_json::Value> {
+    JsonOut(serde_json::json!({"applications": []}))
+}
+
+/// Empties the server's caches: rebuilds every in-memory body from the database and drops
+/// expired sessions, challenges and idle rate-limit entries.
+#[utoipa::path(post, path = "/api/admin/clear-cache", tag = "admin", responses((status = 200, description = "{success, message}")))]
+pub(crate) async fn clear_cache(State(state): State<AppState>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+    let expired = state.db.write(|tx| super::keys::prune_expired(tx)).await?;
+    let challenges = state.challenges.prune();
+    state.auth_limiter.forget_idle();
+    state.login_throttle.forget_idle();
+    crate::commands::refresh_scores(&state).await?;
+    crate::stats::flush_and_refresh(&state).await?;
+    banner::refresh(&state).await?;
+    crate::health::check(&state).await;
+    let message = format!(
+        "Cached pages rebuilt from the database; {expired} expired sessions and {challenges} expired challenges removed."
+    );
+    tracing::info!("{message}");
+    Ok(JsonOut(serde_json::json!({"success": true, "message": message})))
+}
+
+/// Downloads a consistent copy of the live database.
+#[utoipa::path(get, path = "/api/admin/backup", tag = "admin", responses((status = 200, description = "SQLite file", content_type = "application/vnd.sqlite3")))]
+pub(crate) async fn backup(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let tmp = state.data_dir.join(format!(".backup-{}.db", crate::tokens::random_hex(8)));
+    let db = state.db.clone();
+    let path = tmp.clone();
+    tokio::task::spawn_blocking(move || db.backup_to(&path)).await.map_err(ApiError::internal)??;
+    let bytes = tokio::fs::read(&tmp).await.map_err(ApiError::internal);
+    let _ = tokio::fs::remove_file(&tmp).await;
+    let bytes = bytes?;
+    let name = format!("fanhub-{}.db", jiff::Timestamp::now().strftime("%Y%m%d-%H%M%S"));
+    tracing::info!("database backup downloaded ({} bytes)", bytes.len());
+    let mut res = Response::new(Body::from(bytes));
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/vnd.sqlite3"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")).map_err(ApiError::internal)?,
+    );
+    Ok(res.into_response())
+}

@@ -1,0 +1,132 @@
+//! User management: list, change role or active state, delete. The last active admin can
+//! be neither demoted, suspended nor deleted; each change runs in one transaction, so two
+//! concurrent changes cannot both remove "the other" admin.
+
+use axum::Json as JsonOut;
+use axum::extract::State;
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::accounts::{ROLES, USER_COLUMNS, User, find_user, user_from_row};
+use crate::error::ApiError;
+use crate::http::extract::{Json, Path};
+use crate::state::AppState;
+
+#[derive(Serialize, ToSchema)]
+pub struct UserList {
+    users: Vec<User>,
+}
+
+/// Every account.
+#[utoipa::path(get, path = "/api/admin/users", tag = "admin", responses((status = 200, body = UserList)))]
+pub(crate) async fn list(State(state): State<AppState>) -> Result<JsonOut<UserList>, ApiError> {
+    let users = state
+        .db
+        .read(|c| {
+            let mut stmt = c.prepare(&format!("SELECT {USER_COLUMNS} FROM users ORDER BY id"))?;
+            let users = stmt.query_map([], user_from_row)?.collect::<Result<Vec<_>, _>>()?;
+            Ok(users)
+        })
+        .await?;
+    Ok(JsonOut(UserList { users }))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UserChange {
+    pub role: Option<String>,
+    pub is_active: Option<bool>,
+}
+
+fn other_active_admins(conn: &Connection, id: i64) -> Result<i64, ApiError> {
+    Ok(conn.query_row("SELECT COUNT(*) FROM users WHERE role = 'admin' AND is_active = 1 AND id <> ?1", [id], |r| r.get(0))?)
+}
+
+const LAST_ADMIN: &str = "The last active admin cannot be demoted, suspended or deleted.";
+
+/// Applies a change in one transaction. Suspending ends the user's sessions.
+pub fn apply_change(conn: &Connection, id: i64, change: &UserChange) -> Result<User, ApiError> {
+    if change.role.is_none() && change.is_active.is_none() {
+        return Err(ApiError::bad_request("Nothing to change: send role and/or isActive."));
+    }
+    if let Some(role) = &change.role {
+        if !ROLES.contains(&role.as_str()) {
+            return Err(ApiError::field("role", "Role must be user, moderator or admin."));
+        }
+    }
+    let user = find_user(conn, id)?.ok_or_else(|| ApiError::not_found("No such user."))?;
+    let stays_admin = change.role.as_deref().unwrap_or(&user.role) == "admin" && change.is_active.unwrap_or(user.is_active);
+    if user.role == "admin" && user.is_active && !stays_admin && other_active_admins(conn, id)? == 0 {
+        return Err(ApiError::conflict(LAST_ADMIN));
+    }
+    if let Some(role) = &change.role {
+        conn.execute("UPDATE users SET role = ?1 WHERE id = ?2", rusqlite::params![role, id])?;
+    }
+    if let Some(active) = change.is_active {
+        conn.execute("UPDATE users SET is_active = ?1 WHERE id = ?2", rusqlite::params![active, id])?;
+        if !active {
+            conn.execute("DELETE FROM sessions WHERE user_id = ?1", [id])?;
+        }
+    }
+    find_user(conn, id)?.ok_or_else(|| ApiError::not_found("No such user."))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UserResult {
+    success: bool,
+    user: User,
+}
+
+/// Change a user's role and/or active state.
+#[utoipa::path(patch, path = "/api/admin/users/{id}", tag = "admin", params(("id" = i64, Path)), request_body = UserChange,
+    responses((status = 200, body = UserResult), (status = 400, description = "Invalid change"), (status = 404, description = "No such user"), (status = 409, description = "Last active admin")))]
+pub(crate) async fn update(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Json(change): Json<UserChange>,
+) -> Result<JsonOut<UserResult>, ApiError> {
+    let user = state.db.write(move |tx| apply_change(tx, id, &change)).await?;
+    tracing::info!("user {} changed: role {}, active {}", user.username, user.role, user.is_active);
+    Ok(JsonOut(UserResult { success: true, user }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SuspendBody {
+    is_active: bool,
+}
+
+/// Suspend (isActive false) or reactivate a user.
+#[utoipa::path(patch, path = "/api/admin/users/{id}/suspend", tag = "admin", params(("id" = i64, Path)), request_body = SuspendBody,
+    responses((status = 200, body = UserResult), (status = 404, description = "No such user"), (status = 409, description = "Last active admin")))]
+pub(crate) async fn suspend(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Json(body): Json<SuspendBody>,
+) -> Result<JsonOut<UserResult>, ApiError> {
+    let change = UserChange { role: None, is_active: Some(body.is_active) };
+    let user = state.db.write(move |tx| apply_change(tx, id, &change)).await?;
+    Ok(JsonOut(UserResult { success: true, user }))
+}
+
+/// Delete a user with their sessions, ratings and favorites.
+#[utoipa::path(delete, path = "/api/admin/users/{id}", tag = "admin", params(("id" = i64, Path)),
+    responses((status = 200, description = "{success: true}"), (status = 404, description = "No such user"), (status = 409, description = "Last active admin")))]
+pub(crate) async fn remove(State(state): State<AppState>, Path(id): Path<i64>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+    let name = state
+        .db
+        .write(move |tx| {
+            let user = find_user(tx, id)?.ok_or_else(|| ApiError::not_found("No such user."))?;
+            if user.role == "admin" && user.is_active && other_active_admins(tx, id)? == 0 {
+                return Err(ApiError::conflict(LAST_ADMIN));
+            }
+            tx.execute("DELETE FROM users WHERE id = ?1", [id])?;
+            Ok(user.username)
+        })
+        .await?;
+    tracing::info!("user {name} deleted");
+    crate::commands::refresh_scores(&state).await?;
+    crate::stats::refresh_soon(&state);
+    Ok(JsonOut(serde_json::json!({"success": true})))
+}

@@ -1,0 +1,162 @@
+//! Favorites and 1-5 ratings of commands, for signed-in users. The `userId` a request names
+//! must be the signed-in user's; popular commands and averages follow every change.
+
+use axum::Json as JsonOut;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::accounts::sessions::require_user;
+use crate::db::now_ms;
+use crate::error::ApiError;
+use crate::http::extract::{Json, Path};
+use crate::state::AppState;
+
+#[derive(Serialize, Deserialize, ToSchema, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct Favorite {
+    pub user_id: i64,
+    pub item_type: String,
+    pub item_id: i64,
+}
+
+fn same_user(claimed: i64, signed_in: i64) -> Result<(), ApiError> {
+    if claimed == signed_in { Ok(()) } else { Err(ApiError::forbidden("You can only change your own favorites and ratings.")) }
+}
+
+async fn favorites_of(state: &AppState, user_id: i64) -> Result<Vec<Favorite>, ApiError> {
+    state
+        .db
+        .read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT user_id, item_type, item_id FROM favorites WHERE user_id = ?1 ORDER BY created_at DESC",
+            )?;
+            let rows = stmt
+                .query_map([user_id], |r| Ok(Favorite { user_id: r.get(0)?, item_type: r.get(1)?, item_id: r.get(2)? }))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+        .await
+}
+
+/// The signed-in user's favorites.
+#[utoipa::path(get, path = "/api/favorites", tag = "commands", responses((status = 200, body = Vec<Favorite>), (status = 401, description = "Not signed in")))]
+pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
+    let user = require_user(&state, &headers).await?;
+    Ok(JsonOut(favorites_of(&state, user.id).await?))
+}
+
+/// The same, addressed by user id (the app's query key carries it); only your own.
+#[utoipa::path(get, path = "/api/favorites/{userId}", tag = "commands", params(("userId" = i64, Path)),
+    responses((status = 200, body = Vec<Favorite>), (status = 401, description = "Not signed in"), (status = 403, description = "Someone else's")))]
+pub(crate) async fn list_for(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(user_id): Path<i64>,
+) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
+    let user = require_user(&state, &headers).await?;
+    same_user(user_id, user.id)?;
+    Ok(JsonOut(favorites_of(&state, user.id).await?))
+}
+
+/// Add a command to your favorites.
+#[utoipa::path(post, path = "/api/favorites", tag = "commands", request_body = Favorite,
+    responses((status = 201, body = Favorite), (status = 400, description = "Unknown item type"), (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
+pub(crate) async fn add(State(state): State<AppState>, headers: HeaderMap, Json(body): Json<Favorite>) -> Result<Response, ApiError> {
+    let user = require_user(&state, &headers).await?;
+    same_user(body.user_id, user.id)?;
+    if body.item_type != "command" {
+        return Err(ApiError::field("itemType", "Only commands can be favorites."));
+    }
+    if !u32::try_from(body.item_id).is_ok_and(|id| state.commands.contains(id)) {
+        return Err(ApiError::not_found("No such command."));
+    }
+    let fav = body.clone();
+    state
+        .db
+        .write(move |tx| {
+            tx.execute(
+                "INSERT OR IGNORE INTO favorites (user_id, item_type, item_id, created_at) VALUES (?1, 'command', ?2, ?3)",
+                params![fav.user_id, fav.item_id, now_ms()],
+            )?;
+            Ok(())
+        })
+        .await?;
+    super::refresh_scores(&state).await?;
+    Ok((StatusCode::CREATED, JsonOut(body)).into_response())
+}
+
+/// Remove a command from your favorites.
+#[utoipa::path(delete, path = "/api/favorites/{userId}/command/{commandId}", tag = "commands",
+    params(("userId" = i64, Path), ("commandId" = i64, Path)),
+    responses((status = 200, description = "{success: true}"), (status = 403, description = "Not your userId")))]
+pub(crate) async fn remove(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path((user_id, command_id)): Path<(i64, i64)>,
+) -> Result<JsonOut<serde_json::Value>, ApiError> {
+    let user = require_user(&state, &headers).await?;
+    same_user(user_id, user.id)?;
+    state
+        .db
+        .write(move |tx| {
+            tx.execute("DELETE FROM favorites WHERE user_id = ?1 AND item_type = 'command' AND item_id = ?2", params![user_id, command_id])?;
+            Ok(())
+        })
+        .await?;
+    super::refresh_scores(&state).await?;
+    Ok(JsonOut(serde_json::json!({"success": true})))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingBody {
+    user_id: i64,
+    rating: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingResult {
+    success: bool,
+    avg_rating: f64,
+    rating_count: i64,
+}
+
+/// Rate a command 1-5 (a second rating replaces the first).
+#[utoipa::path(post, path = "/api/commands/{commandId}/rating", tag = "commands", params(("commandId" = i64, Path)), request_body = RatingBody,
+    responses((status = 200, body = RatingResult), (status = 400, description = "Rating not 1-5"), (status = 401, description = "Not signed in"), (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
+pub(crate) async fn rate(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(command_id): Path<i64>,
+    Json(body): Json<RatingBody>,
+) -> Result<JsonOut<RatingResult>, ApiError> {
+    let user = require_user(&state, &headers).await?;
+    same_user(body.user_id, user.id)?;
+    if !(1..=5).contains(&body.rating) {
+        return Err(ApiError::field("rating", "Rating must be a whole number from 1 to 5."));
+    }
+    if !u32::try_from(command_id).is_ok_and(|id| state.commands.contains(id)) {
+        return Err(ApiError::not_found("No such command."));
+    }
+    let (uid, rating) = (user.id, body.rating);
+    let (avg, count) = state
+        .db
+        .write(move |tx| {
+            tx.execute(
+                "INSERT INTO command_ratings (user_id, command_id, rating, updated_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(user_id, command_id) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at",
+                params![uid, command_id, rating, now_ms()],
+            )?;
+            Ok(tx.query_row("SELECT AVG(rating), COUNT(*) FROM command_ratings WHERE command_id = ?1", [command_id], |r| {
+                Ok((r.get::<_, f64>(0)?, r.get::<_, i64>(1)?))
+            })?)
+        })
+        .await?;
+    super::refresh_scores(&state).await?;
+    Ok(JsonOut(RatingResult { success: true, avg_rating: (avg * 100.0).round() / 100.0, rating_count: count }))
+}

@@ -1,0 +1,256 @@
+//! Contract section 3, accounts: registration, sign-in, sessions, logs, limits, favorites.
+
+mod common;
+
+use common::{Server, browser, client, json};
+use reqwest::StatusCode;
+use serde_json::json;
+
+async fn register(c: &reqwest::Client, s: &Server, name: &str, pass: &str) -> reqwest::Response {
+    c.post(s.url("/api/auth/register")).json(&json!({"username": name, "password": pass})).send().await.unwrap()
+}
+
+async fn login(c: &reqwest::Client, s: &Server, name: &str, pass: &str) -> reqwest::Response {
+    c.post(s.url("/api/auth/login")).json(&json!({"username": name, "password": pass})).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn register_sign_in_current_user_and_sign_out() {
+    let s = Server::start();
+    let c = browser(&s);
+    let res = register(&c, &s, "builder_01", "hunter22").await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let body = json(res).await;
+    assert_eq!(body["user"]["username"], "builder_01");
+    assert_eq!(body["user"]["role"], "user");
+    assert!(body["user"].get("password").is_none() && body["user"].get("passwordHash").is_none());
+
+    assert_eq!(c.get(s.url("/api/auth/user")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    let res = login(&c, &s, "BUILDER_01", "hunter22").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let cookie = res.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.starts_with("fanhub_session="), "{cookie}");
+    for flag in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(cookie.contains(flag), "{cookie} lacks {flag}");
+    }
+    assert!(!cookie.contains("Secure"), "plain http must not set Secure: {cookie}");
+    let token = cookie.split(';').next().unwrap().split('=').nth(1).unwrap();
+    assert_eq!(token.len(), 64, "a 256-bit token");
+
+    let me = json(c.get(s.url("/api/auth/user")).send().await.unwrap()).await;
+    assert_eq!(me["username"], "builder_01");
+    for key in ["id", "role", "isActive", "createdAt", "lastLogin"] {
+        assert!(!me[key].is_null(), "{key} missing: {me}");
+    }
+    assert_eq!(c.post(s.url("/api/auth/logout")).send().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(c.get(s.url("/api/auth/user")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn secure_cookie_behind_an_https_proxy() {
+    let s = Server::launch(common::Launch { args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()], ..Default::default() });
+    let c = client();
+    register(&c, &s, "secure_one", "hunter22").await;
+    let res = c
+        .post(s.url("/api/auth/login"))
+        .header("x-forwarded-for", "198.51.100.4")
+        .header("x-forwarded-proto", "https")
+        .json(&json!({"username": "secure_one", "password": "hunter22"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.headers()["set-cookie"].to_str().unwrap().contains("; Secure"));
+}
+
+#[tokio::test]
+async fn registration_validation_and_conflicts() {
+    let s = Server::start();
+    let c = client();
+    let res = register(&c, &s, "ab", "123456").await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let body = json(res).await;
+    assert_eq!(body["fields"]["username"], "Username must be at least 3 characters");
+    let body = json(register(&c, &s, "abc", "12345").await).await;
+    assert_eq!(body["fields"]["password"], "Password must be at least 6 characters");
+    for (name, pass) in [("x".repeat(33), "123456".to_string()), ("bad name".into(), "123456".into()), ("".into(), "".into()), ("ok_name".into(), "p".repeat(129))] {
+        assert_eq!(register(&c, &s, &name, &pass).await.status(), StatusCode::BAD_REQUEST, "{name:?}");
+    }
+    assert_eq!(register(&c, &s, "taken_name", "123456").await.status(), StatusCode::CREATED);
+    let res = register(&c, &s, "TAKEN_NAME", "123456").await;
+    assert_eq!(res.status(), StatusCode::CONFLICT);
+    assert_eq!(json(res).await["error"], "That username is taken");
+    let res = c.post(s.url("/api/auth/register")).json(&json!({"username": 5, "password": []})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let res = c.post(s.url("/api/auth/register")).header("content-type", "application/json").body("{not json").send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let res = c.post(s.url("/api/auth/register")).body("username=a").send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(json(res).await["error"].is_string());
+}
+
+#[tokio::test]
+async fn concurrent_registrations_of_one_name_make_one_account() {
+    let s = Server::start();
+    let c = client();
+    let tries = (0..6).map(|_| register(&c, &s, "race_name", "123456"));
+    let statuses: Vec<StatusCode> = futures_join(tries).await.into_iter().map(|r| r.status()).collect();
+    assert_eq!(statuses.iter().filter(|st| **st == StatusCode::CREATED).count(), 1, "{statuses:?}");
+    assert!(statuses.iter().all(|st| *st == StatusCode::CREATED || *st == StatusCode::CONFLICT), "{statuses:?}");
+}
+
+async fn futures_join<F: std::future::Future>(futs: impl Iterator<Item = F>) -> Vec<F::Output> {
+    let mut handles = Vec::new();
+    for f in futs {
+        handles.push(f);
+    }
+    let mut out = Vec::new();
+    // Drive them together.
+    let mut pinned: Vec<_> = handles.into_iter().map(Box::pin).collect();
+    let mut results: Vec<Option<F::Output>> = pinned.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (i, f) in pinned.iter_mut().enumerate() {
+            if results[i].is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => results[i] = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
+    })
+    .await;
+    for r in results {
+        out.push(r.unwrap());
+    }
+    out
+}
+
+#[tokio::test]
+async fn wrong_password_and_suspended_accounts_are_refused_and_logged() {
+    let s = Server::start();
+    let c = client();
+    register(&c, &s, "logged_user", "right-pass").await;
+    let res = login(&c, &s, "logged_user", "wrong-pass").await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(json(res).await["error"], "Invalid username or password");
+    let res = login(&c, &s, "nobody_here", "whatever").await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(json(res).await["error"], "Invalid username or password");
+    let res = c
+        .post(s.url("/api/auth/login"))
+        .header("cookie", "fanhub_privacy=%7B%22ipLogging%22%3Atrue%7D")
+        .header("origin", s.base.as_str())
+        .json(&json!({"username": "logged_user", "password": "right-pass"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+
+    let key = common::admin_key(&s);
+    let logs = json(c.get(s.url("/api/admin/login-logs")).header("x-admin-key", &key).send().await.unwrap()).await;
+    let logs = logs["logs"].as_array().unwrap().clone();
+    assert_eq!(logs.len(), 3);
+    assert_eq!(logs[0]["loginStatus"], "success");
+    assert_eq!(logs[0]["ipAddress"], "127.0.0.1", "ip logging allowed by the visitor");
+    assert_eq!(logs[1]["ipAddress"], "127.0.0.0", "anonymised by default");
+    assert_eq!(logs[2]["loginStatus"], "failure");
+
+    let users = json(c.get(s.url("/api/admin/users")).header("x-admin-key", &key).send().await.unwrap()).await;
+    let id = users["users"][0]["id"].as_i64().unwrap();
+    let res = c.patch(s.url(&format!("/api/admin/users/{id}"))).header("x-admin-key", &key).json(&json!({"isActive": false})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = login(&c, &s, "logged_user", "right-pass").await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn passwords_are_stored_as_argon2id_only() {
+    let s = Server::start();
+    register(&client(), &s, "hash_check", "plain-text-secret").await;
+    let conn = rusqlite::Connection::open(s.data_dir.join("fanhub.db")).unwrap();
+    let stored: String = conn.query_row("SELECT password_hash FROM users", [], |r| r.get(0)).unwrap();
+    assert!(stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{stored}");
+    let dump: Vec<String> = conn
+        .prepare("SELECT username || password_hash FROM users").unwrap()
+        .query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect();
+    assert!(dump.iter().all(|row| !row.contains("plain-text-secret")));
+    let sessions: i64 = conn.query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0)).unwrap();
+    assert_eq!(sessions, 0);
+}
+
+#[tokio::test]
+async fn sign_in_is_limited_per_ip_and_slowed_per_username() {
+    let s = Server::start();
+    let c = client();
+    register(&c, &s, "target_user", "right-pass").await;
+    for _ in 0..5 {
+        assert_eq!(login(&c, &s, "target_user", "nope-nope").await.status(), StatusCode::UNAUTHORIZED);
+    }
+    let res = login(&c, &s, "target_user", "right-pass").await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "username slowed after 5 failures");
+    assert!(res.headers().contains_key("retry-after"));
+    for _ in 0..4 {
+        login(&c, &s, "someone_else", "x").await;
+    }
+    let res = login(&c, &s, "someone_else", "x").await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "11th attempt a minute from one IP");
+    let retry: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry));
+    assert!(json(res).await["error"].is_string());
+}
+
+#[tokio::test]
+async fn registration_is_limited_per_ip() {
+    let s = Server::start();
+    let c = client();
+    for i in 0..10 {
+        register(&c, &s, &format!("bulk_{i}"), "x").await;
+    }
+    assert_eq!(register(&c, &s, "bulk_x", "123456").await.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn favorites_and_ratings_belong_to_the_signed_in_user() {
+    let s = Server::start();
+    let c = browser(&s);
+    register(&c, &s, "fan_one", "123456").await;
+    let me = json(login(&c, &s, "fan_one", "123456").await).await;
+    let uid = me["user"]["id"].as_i64().unwrap();
+    let commands = json(c.get(s.url("/api/commands")).send().await.unwrap()).await;
+    let cid = commands[0]["id"].as_i64().unwrap();
+
+    assert_eq!(client().get(s.url("/api/favorites")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    let res = c.post(s.url("/api/favorites")).json(&json!({"userId": uid + 1, "itemType": "command", "itemId": cid})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = c.post(s.url("/api/favorites")).json(&json!({"userId": uid, "itemType": "guide", "itemId": cid})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let res = c.post(s.url("/api/favorites")).json(&json!({"userId": uid, "itemType": "command", "itemId": 999_999})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = c.post(s.url("/api/favorites")).json(&json!({"userId": uid, "itemType": "command", "itemId": cid})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let favs = json(c.get(s.url(&format!("/api/favorites/{uid}"))).send().await.unwrap()).await;
+    assert_eq!(favs[0]["itemId"], cid);
+    assert_eq!(c.get(s.url(&format!("/api/favorites/{}", uid + 1))).send().await.unwrap().status(), StatusCode::FORBIDDEN);
+
+    for bad in [0, 6, -1] {
+        let res = c.post(s.url(&format!("/api/commands/{cid}/rating"))).json(&json!({"userId": uid, "rating": bad})).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST, "rating {bad}");
+    }
+    let res = c.post(s.url(&format!("/api/commands/{cid}/rating"))).json(&json!({"userId": uid, "rating": 4})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let body = json(res).await;
+    assert_eq!((body["avgRating"].as_f64(), body["ratingCount"].as_i64()), (Some(4.0), Some(1)));
+
+    let popular = json(c.get(s.url("/api/commands/popular")).send().await.unwrap()).await;
+    assert_eq!(popular[0]["id"], cid);
+    assert_eq!(popular[0]["favoriteCount"], 1);
+    let all = json(c.get(s.url("/api/commands")).send().await.unwrap()).await;
+    let rated = all.as_array().unwrap().iter().find(|x| x["id"] == cid).unwrap();
+    assert_eq!(rated["avgRating"], 4.0);
+
+    let res = c.delete(s.url(&format!("/api/favorites/{uid}/command/{cid}"))).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let favs = json(c.get(s.url("/api/favorites")).send().await.unwrap()).await;
+    assert!(favs.as_array().unwrap().is_empty());
+}
