@@ -1,0 +1,93 @@
+import { Suspense, lazy, useCallback, useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Route, Switch, useLocation } from 'wouter';
+import { queryClient } from './lib/queryClient';
+import { useShortcuts } from './lib/shortcuts';
+import { BottomBanner } from './components/BottomBanner';
+import { Footer } from './components/Footer';
+import { FullscreenAd } from './components/FullscreenAd';
+import { Navigation } from './components/Navigation';
+import { PageLoader } from './components/PageLoader';
+import { PageviewTracker } from './components/PageviewTracker';
+import { PrivacyPanel } from './components/PrivacyPanel';
+import { ShortcutsButton, ShortcutsPanel } from './components/ShortcutsPanel';
+import { Toaster } from './components/Toaster';
+import Home from './pages/Home';
+import NotFound from './pages/NotFound';
+
+const Commands = lazy(() => import('./pages/Commands'));
+const Guides = lazy(() => import('./pages/Guides'));
+const Community = lazy(() => import('./pages/Community'));
+
+function Routes() {
+  return (
+    <Switch>
+      <Route path="/" component={Home} />
+      <Route path="/commands" component={Commands} />
+      <Route path="/guides" component={Guides} />
+      <Route path="/community" component={Community} />
+      <Route component={NotFound} />
+    </Switch>
+  );
+}
+
+function Shell() {
+  const [, navigate] = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [privacyOpen, setPrivacyOpen] = useState(false);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [adOpen, setAdOpen] = useState(false);
+
+  const closePanels = useCallback(() => {
+    setMenuOpen(false);
+    setPrivacyOpen(false);
+    setShortcutsOpen(false);
+    setAdOpen(false);
+  }, []);
+
+  useShortcuts({
+    navigate: (path) => {
+      setMenuOpen(false);
+      navigate(path);
+    },
+    openShortcuts: () => {
+      setMenuOpen(false);
+      setPrivacyOpen(false);
+      setShortcutsOpen(true);
+    },
+    closePanels,
+  });
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only rounded-lg bg-violet-600 px-4 py-2 text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-2 focus:z-[70]"
+      >
+        Skip to content
+      </a>
+      <Navigation onOpenPrivacy={() => setPrivacyOpen(true)} menuOpen={menuOpen} onMenuOpenChange={setMenuOpen} />
+      <main id="main" tabIndex={-1} className="flex-1 pt-16 outline-none">
+        <Suspense fallback={<PageLoader />}>
+          <Routes />
+        </Suspense>
+      </main>
+      <Footer />
+      <BottomBanner onTestFullscreen={() => setAdOpen(true)} />
+      <ShortcutsButton onClick={() => setShortcutsOpen(true)} />
+      <PrivacyPanel open={privacyOpen} onClose={() => setPrivacyOpen(false)} />
+      <ShortcutsPanel open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+      <FullscreenAd open={adOpen} onOpenChange={setAdOpen} />
+      <Toaster />
+      <PageviewTracker />
+    </div>
+  );
+}
+
+export default function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Shell />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,90 @@
+import type { ComponentChildren } from 'preact';
+import { useQuery } from '@tanstack/react-query';
+import { POLL } from '../lib/queryClient';
+import { formatDateTime } from '../lib/format';
+import { useSite } from '../lib/site';
+import type { Health, PublicStats } from '../lib/types';
+import { Skeleton } from './ui/Skeleton';
+
+/** Live server health, polled every 10 s. */
+export function useHealth() {
+  return useQuery<Health>({ queryKey: ['/api/health'], refetchInterval: POLL.health });
+}
+
+/** Public counters, polled every 5 s (shared cache with any page that shows them). */
+export function usePublicStats() {
+  return useQuery<PublicStats>({ queryKey: ['/api/stats'], refetchInterval: POLL.stats });
+}
+
+function Row({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div className="flex justify-between gap-4 py-1">
+      <dt className="text-slate-400">{label}</dt>
+      <dd className="text-right font-mono text-slate-200">{children}</dd>
+    </div>
+  );
+}
+
+/** System Info, Credits and the copyright line. */
+export function Footer() {
+  const { data: site } = useSite();
+  const { data: health, isError: healthError } = useHealth();
+  const { data: stats } = usePublicStats();
+
+  return (
+    <footer className="mt-16 border-t border-slate-800 bg-slate-950">
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 md:grid-cols-2">
+        <section aria-labelledby="footer-system">
+          <h2 id="footer-system" className="mb-3 text-sm font-semibold uppercase tracking-wider text-violet-300">
+            System Info
+          </h2>
+          <dl className="max-w-sm text-sm">
+            <Row label="Version">{site ? site.version.label : <Skeleton className="h-4 w-14" />}</Row>
+            <Row label="Status">
+              {site ? <span className="text-amber-300">{site.version.status}</span> : <Skeleton className="h-4 w-24" />}
+            </Row>
+            <Row label="Started">
+              {health ? formatDateTime(health.startedAt) : healthError ? 'Unavailable' : <Skeleton className="h-4 w-32" />}
+            </Row>
+            <Row label="Build">{health ? health.build : healthError ? 'Unavailable' : <Skeleton className="h-4 w-16" />}</Row>
+            <Row label="Server">
+              {health ? (
+                <span className={health.status === 'ok' ? 'text-emerald-400' : 'text-amber-300'}>
+                  {health.status === 'ok' ? 'Online' : 'Degraded'}
+                </span>
+              ) : healthError ? (
+                <span className="text-red-400">Unreachable</span>
+              ) : (
+                <Skeleton className="h-4 w-14" />
+              )}
+            </Row>
+            {stats && <Row label="Page views">{stats.pageViews.toLocaleString()}</Row>}
+          </dl>
+        </section>
+        <section aria-labelledby="footer-credits">
+          <h2 id="footer-credits" className="mb-3 text-sm font-semibold uppercase tracking-wider text-violet-300">
+            Credits
+          </h2>
+          {site ? (
+            <ul className="grid gap-1 text-sm">
+              {site.credits.map((c) => (
+                <li key={`${c.name}-${c.role}`}>
+                  <span className="font-medium text-slate-200">{c.name}</span>
+                  <span className="text-slate-400"> — {c.role}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <div className="grid gap-2">
+              <Skeleton className="h-4 w-48" />
+              <Skeleton className="h-4 w-40" />
+            </div>
+          )}
+        </section>
+      </div>
+      <div className="border-t border-slate-800/70 px-4 py-4 text-center text-xs text-slate-500">
+        {site ? site.copyright : <span className="inline-block h-4" />}
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,21 @@
+import { BookOpen, House, Terminal, Users, type LucideIcon } from 'lucide-react';
+
+export interface NavItem {
+  href: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+/** The top navigation, in order. Later routes are added here. */
+export const NAV_ITEMS: NavItem[] = [
+  { href: '/', label: 'Home', icon: House },
+  { href: '/commands', label: 'Commands', icon: Terminal },
+  { href: '/guides', label: 'Guides', icon: BookOpen },
+  { href: '/community', label: 'Community', icon: Users },
+];
+
+/** Whether a nav item matches the current location ("/" only matches itself). */
+export function isActivePath(href: string, location: string): boolean {
+  if (href === '/') return location === '/';
+  return location === href || location.startsWith(href + '/');
+}

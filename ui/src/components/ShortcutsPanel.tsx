@@ -1,0 +1,47 @@
+import { Keyboard } from 'lucide-react';
+import { SHORTCUT_LIST } from '../lib/shortcuts';
+import { Dialog } from './ui/Dialog';
+
+export interface ShortcutsPanelProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** Lists every keyboard shortcut. */
+export function ShortcutsPanel({ open, onClose }: ShortcutsPanelProps) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Keyboard Shortcuts">
+      <ul className="mt-4 divide-y divide-slate-800">
+        {SHORTCUT_LIST.map((s) => (
+          <li key={s.description} className="flex items-center justify-between gap-4 py-2.5 text-sm">
+            <span className="text-slate-300">{s.description}</span>
+            <span className="flex shrink-0 items-center gap-1">
+              {s.keys.map((k, i) => (
+                <span key={k} className="flex items-center gap-1">
+                  {i > 0 && <span aria-hidden="true" className="text-slate-500">+</span>}
+                  <kbd className="rounded-md border border-slate-700 bg-slate-800 px-2 py-0.5 font-mono text-xs text-slate-100">{k}</kbd>
+                </span>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Dialog>
+  );
+}
+
+/** The floating bottom-right button that opens the shortcuts panel; it stays above the bottom banner. */
+export function ShortcutsButton({ onClick }: { onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-label="Keyboard shortcuts"
+      aria-haspopup="dialog"
+      title="Keyboard shortcuts"
+      onClick={onClick}
+      className="fixed bottom-[calc(var(--banner-h,0px)+1rem)] right-4 z-30 inline-flex h-12 w-12 cursor-pointer items-center justify-center rounded-full bg-violet-600 text-white shadow-lg shadow-violet-950/50 transition-colors hover:bg-violet-500"
+    >
+      <Keyboard size={22} aria-hidden="true" />
+    </button>
+  );
+}

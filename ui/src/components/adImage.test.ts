@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { activeAd, adImageSrc, isFullscreenAd, rollFullscreen, safeHref, FULLSCREEN_SESSION_KEY } from './adImage';
+import type { ActiveBannerResponse, Advertisement } from '../lib/types';
+
+const ad: Advertisement = {
+  id: 7,
+  websiteUrl: 'https://example.com',
+  imagePath: '/uploads/a.png',
+  adDescription: 'd',
+  premiumFullscreen: false,
+  duration: '1-day',
+  fullscreenMessageType: null,
+  fullscreenCustomMessage: null,
+  aiAnalysis: null,
+};
+const banner = { isActive: true, backgroundColor: '#000', textColor: '#fff', borderColor: '#111', advertisementId: 7, expiresAt: null };
+
+describe('adImageSrc', () => {
+  it('keeps /uploads/ paths and maps others to /uploads/<name>', () => {
+    expect(adImageSrc('/uploads/x.png')).toBe('/uploads/x.png');
+    expect(adImageSrc('uploads/x.png')).toBe('/uploads/x.png');
+    expect(adImageSrc('/var/data/uploads/abc.webp')).toBe('/uploads/abc.webp');
+    expect(adImageSrc('C:\\tmp\\y.jpg')).toBe('/uploads/y.jpg');
+    expect(adImageSrc('')).toBe('');
+    expect(adImageSrc(null)).toBe('');
+  });
+});
+
+describe('activeAd / isFullscreenAd', () => {
+  it('needs an active banner with an ad', () => {
+    const r: ActiveBannerResponse = { banner, advertisement: ad };
+    expect(activeAd(r)).toBe(ad);
+    expect(activeAd({ banner: { ...banner, isActive: false }, advertisement: ad })).toBeNull();
+    expect(activeAd({ banner, advertisement: null })).toBeNull();
+    expect(activeAd(undefined)).toBeNull();
+  });
+  it('fullscreen when premium or 10-fullscreen', () => {
+    expect(isFullscreenAd(ad)).toBe(false);
+    expect(isFullscreenAd({ ...ad, premiumFullscreen: true })).toBe(true);
+    expect(isFullscreenAd({ ...ad, duration: '10-fullscreen' })).toBe(true);
+    expect(isFullscreenAd(null)).toBe(false);
+  });
+});
+
+describe('safeHref', () => {
+  it('allows only http(s)', () => {
+    expect(safeHref('https://a.example/x')).toBe('https://a.example/x');
+    expect(safeHref('javascript:alert(1)')).toBeUndefined();
+    expect(safeHref('')).toBeUndefined();
+  });
+});
+
+describe('rollFullscreen', () => {
+  const store = () => {
+    const m = new Map<string, string>();
+    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), m };
+  };
+  it('rolls once per session with a 50% chance', () => {
+    const s = store();
+    expect(rollFullscreen(s, () => 0.49)).toBe(true);
+    expect(s.m.get(FULLSCREEN_SESSION_KEY)).toBe('shown');
+    expect(rollFullscreen(s, () => 0)).toBe(false);
+    const t = store();
+    expect(rollFullscreen(t, () => 0.5)).toBe(false);
+    expect(rollFullscreen(t, () => 0)).toBe(false);
+  });
+});

@@ -1,0 +1,22 @@
+import type { ComponentChildren } from 'preact';
+
+/** A link that opens in a new tab without giving the opened page access to this one. */
+export function ExternalLink({
+  href,
+  className,
+  children,
+  ariaLabel,
+  testId,
+}: {
+  href: string;
+  className?: string;
+  children: ComponentChildren;
+  ariaLabel?: string;
+  testId?: string;
+}) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={className} aria-label={ariaLabel} data-testid={testId}>
+      {children}
+    </a>
+  );
+}

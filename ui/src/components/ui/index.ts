@@ -1,0 +1,11 @@
+export { Button, buttonClass } from './Button';
+export type { ButtonProps, ButtonVariant, ButtonSize } from './Button';
+export { Card, CardHeader, CardTitle, CardDescription, CardContent, CardFooter } from './Card';
+export { Badge } from './Badge';
+export type { BadgeVariant } from './Badge';
+export { Skeleton } from './Skeleton';
+export { Input, Textarea, Label, INPUT_CLASS } from './Input';
+export { Switch, Checkbox } from './Switch';
+export { Dialog } from './Dialog';
+export type { DialogProps } from './Dialog';
+export { cn } from './cn';
