@@ -28,8 +28,10 @@ async fn register_sign_in_current_user_and_sign_out() {
     assert_eq!(c.get(s.url("/api/auth/user")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
     let res = login(&c, &s, "BUILDER_01", "hunter22").await;
     assert_eq!(res.status(), StatusCode::OK);
-    let cookie = res.headers()["set-cookie"].to_str().unwrap().to_string();
-    assert!(cookie.starts_with("fanhub_session="), "{cookie}");
+    let cookies: Vec<String> = res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect();
+    let cookie = cookies.iter().find(|c| c.starts_with("fanhub_session=")).expect("session cookie").clone();
+    let hint = cookies.iter().find(|c| c.starts_with("fanhub_hint_user=1")).expect("hint cookie");
+    assert!(!hint.contains("HttpOnly"), "the app reads the hint");
     for flag in ["HttpOnly", "SameSite=Strict", "Path=/"] {
         assert!(cookie.contains(flag), "{cookie} lacks {flag}");
     }

@@ -68,7 +68,7 @@ async fn cli_key_works_as_header_and_as_session_and_can_be_revoked() {
     assert_eq!(json(res).await["error"], "Invalid admin key");
     let res = b.post(s.url("/api/admin/verify-key")).json(&json!({"key": format!("  {key} ")})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    let cookie = res.headers()["set-cookie"].to_str().unwrap().to_string();
+    let cookie = res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).find(|c| c.starts_with("fanhub_admin=")).unwrap();
     assert!(cookie.starts_with("fanhub_admin=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Max-Age=43200"), "{cookie}");
     assert_eq!(json(b.get(s.url("/api/admin/check-key")).send().await.unwrap()).await["via"], "session");
 

@@ -10,7 +10,7 @@ use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_
 async fn known_routes_get_the_shell_and_unknown_paths_get_it_with_404() {
     let server = Server::start();
     let c = client();
-    for path in ["/", "/commands", "/guides", "/community"] {
+    for path in ["/", "/commands", "/guides", "/community", "/login", "/admin", "/admin-access", "/generate-key", "/admin?key=abc"] {
         let res = c.get(server.url(path)).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{path}");
         assert_eq!(res.headers()[CACHE_CONTROL], "no-cache");

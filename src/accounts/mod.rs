@@ -217,8 +217,13 @@ pub(crate) async fn login(
     match (outcome, user, token) {
         ("success", Some(user), Some(token)) => {
             tracing::info!("sign-in: {}", user.username);
-            let cookie = cookies::session(SESSION_COOKIE, &token, sessions::USER_SESSION_SECS, client.https);
-            Ok(([(header::SET_COOKIE, cookie)], axum::Json(UserEnvelope { success: true, user })).into_response())
+            let secs = sessions::USER_SESSION_SECS;
+            let cookie = cookies::session(SESSION_COOKIE, &token, secs, client.https);
+            let hint = cookies::hint(cookies::USER_HINT, secs, client.https);
+            let mut res = axum::Json(UserEnvelope { success: true, user }).into_response();
+            res.headers_mut().append(header::SET_COOKIE, cookie);
+            res.headers_mut().append(header::SET_COOKIE, hint);
+            Ok(res)
         }
         ("suspended", _, _) => Err(ApiError::forbidden("This account is suspended.").with_message("Ask an admin to reactivate it.")),
         _ => Err(ApiError::unauthorized("Invalid username or password")),
@@ -235,14 +240,24 @@ pub(crate) async fn logout(
     if let Some(token) = cookies::get(&headers, SESSION_COOKIE) {
         state.db.write(move |tx| sessions::delete(tx, &token)).await?;
     }
-    let cookie = cookies::clear(SESSION_COOKIE, client.https);
-    Ok(([(header::SET_COOKIE, cookie)], axum::Json(serde_json::json!({"success": true}))).into_response())
+    let mut res = axum::Json(serde_json::json!({"success": true})).into_response();
+    res.headers_mut().append(header::SET_COOKIE, cookies::clear(SESSION_COOKIE, client.https));
+    res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::USER_HINT, 0, client.https));
+    Ok(res)
 }
 
 /// The signed-in user, or 401.
 #[utoipa::path(get, path = "/api/auth/user", tag = "accounts", responses((status = 200, body = User), (status = 401, description = "Not signed in")))]
-pub(crate) async fn current_user(State(state): State<AppState>, headers: HeaderMap) -> Result<axum::Json<User>, ApiError> {
-    sessions::signed_in(&state, &headers).await?.map(axum::Json).ok_or_else(|| ApiError::unauthorized("Not signed in."))
+pub(crate) async fn current_user(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    match sessions::signed_in(&state, &headers).await? {
+        Some(user) => Ok(axum::Json(user).into_response()),
+        None => {
+            // The session is gone (signed out elsewhere, expired, suspended): drop the hint too.
+            let mut res = ApiError::unauthorized("Not signed in.").into_response();
+            res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::USER_HINT, 0, false));
+            Ok(res)
+        }
+    }
 }
 
 #[cfg(test)]

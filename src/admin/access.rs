@@ -53,8 +53,10 @@ pub(crate) async fn verify_key(
         .await
         .inspect_err(|e| tracing::warn!("admin key refused from {}: {}", client.ip, e.body.error))?;
     tracing::info!("admin session opened from {}", client.ip);
-    let cookie = cookies::session(ADMIN_COOKIE, &token, ADMIN_SESSION_SECS, client.https);
-    Ok(([(header::SET_COOKIE, cookie)], JsonOut(serde_json::json!({"success": true}))).into_response())
+    let mut res = JsonOut(serde_json::json!({"success": true})).into_response();
+    res.headers_mut().append(header::SET_COOKIE, cookies::session(ADMIN_COOKIE, &token, ADMIN_SESSION_SECS, client.https));
+    res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::ADMIN_HINT, ADMIN_SESSION_SECS, client.https));
+    Ok(res)
 }
 
 #[derive(Serialize, ToSchema)]

@@ -20,6 +20,18 @@ pub fn session(name: &str, value: &str, max_age_secs: i64, secure: bool) -> Head
         .expect("cookie values are hex")
 }
 
+/// A readable, secret-free cookie that only tells the app a session cookie exists, so it does
+/// not ask the server for a current user or an admin check on every anonymous visit.
+pub fn hint(name: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    let value = if max_age_secs > 0 { "1" } else { "" };
+    HeaderValue::from_str(&format!("{name}={value}; SameSite=Strict; Path=/; Max-Age={max_age_secs}{secure}"))
+        .expect("ascii cookie")
+}
+
+pub const USER_HINT: &str = "fanhub_hint_user";
+pub const ADMIN_HINT: &str = "fanhub_hint_admin";
+
 pub fn clear(name: &str, secure: bool) -> HeaderValue {
     session(name, "", 0, secure)
 }

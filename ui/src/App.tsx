@@ -18,6 +18,10 @@ import NotFound from './pages/NotFound';
 const Commands = lazy(() => import('./pages/Commands'));
 const Guides = lazy(() => import('./pages/Guides'));
 const Community = lazy(() => import('./pages/Community'));
+const Login = lazy(() => import('./pages/Login'));
+const Admin = lazy(() => import('./pages/Admin'));
+const AdminAccess = lazy(() => import('./pages/AdminAccess'));
+const GenerateKey = lazy(() => import('./pages/GenerateKey'));
 
 function Routes() {
   return (
@@ -26,6 +30,10 @@ function Routes() {
       <Route path="/commands" component={Commands} />
       <Route path="/guides" component={Guides} />
       <Route path="/community" component={Community} />
+      <Route path="/login" component={Login} />
+      <Route path="/admin" component={Admin} />
+      <Route path="/admin-access" component={AdminAccess} />
+      <Route path="/generate-key" component={GenerateKey} />
       <Route component={NotFound} />
     </Switch>
   );

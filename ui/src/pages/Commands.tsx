@@ -11,6 +11,7 @@ import { PopularCommands } from '../components/commands/PopularCommands';
 import { UsageGuide } from '../components/commands/UsageGuide';
 import { useCopy } from '../components/commands/useCopy';
 import { categoriesOf, COMMANDS_PAGE_SIZE, filterCommands, paginate } from '../lib/commands';
+import { useCommandFavorites } from '../lib/favorites';
 import { useSite } from '../lib/site';
 import type { Command, Permission } from '../lib/types';
 
@@ -25,6 +26,7 @@ export default function Commands() {
   const [minRating, setMinRating] = useState(0);
   const [page, setPage] = useState(1);
   const { copy, copied } = useCopy();
+  const favorites = useCommandFavorites();
   const listTop = useRef<HTMLDivElement>(null);
 
   const categories = useMemo(() => categoriesOf(commands ?? []), [commands]);
@@ -121,6 +123,9 @@ export default function Commands() {
                   permissionMeaning={site?.permissions[c.permission]}
                   onCopy={copy}
                   copiedKey={copied}
+                  isFavorite={favorites.signedIn ? favorites.isFavorite(c.id) : undefined}
+                  onToggleFavorite={favorites.signedIn ? favorites.toggleFavorite : undefined}
+                  onRate={favorites.signedIn ? favorites.rate : undefined}
                 />
               ))}
             </div>

@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { AdvertisementsTab } from './AdvertisementsTab';
+import { renderWithClient } from '../commands/test-helpers';
+import { lastToast, mockApi } from './test-utils';
+
+const colors = { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' };
+const noBanner = { banner: { isActive: false, ...colors, advertisementId: null, expiresAt: null }, advertisement: null };
+const applications = [
+  {
+    id: 1,
+    websiteUrl: 'https://one.example.com',
+    adDescription: 'First ad',
+    duration: '10-fullscreen',
+    targetAudience: 'roblox-players',
+    links: ['https://one.example.com/more', ''],
+    status: 'pending',
+    isActive: false,
+    createdAt: '2026-02-01T10:00:00Z',
+  },
+  { id: 2, websiteUrl: 'https://two.example.com', adDescription: 'Rejected', duration: '1-day', status: 'rejected', isActive: false, createdAt: '2026-02-02T10:00:00Z' },
+  { id: 3, websiteUrl: 'https://three.example.com', adDescription: 'Third', duration: '1-month', targetAudience: null, status: 'approved', isActive: false, createdAt: '2026-02-03T10:00:00Z' },
+  { id: 4, websiteUrl: 'https://four.example.com', adDescription: 'Live', duration: '1-day', status: 'approved', isActive: true, createdAt: '2026-02-04T10:00:00Z' },
+];
+
+function item(id: number) {
+  return document.querySelector(`[data-app-id="${id}"]`) as HTMLElement;
+}
+
+describe('Advertisements tab', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('lists applications without the rejected ones', async () => {
+    mockApi({
+      '/api/admin/advertisements': { applications },
+      '/api/admin/active-banner': noBanner,
+      '/api/admin/settings': { banner: colors, defaults: colors },
+    });
+    renderWithClient(<AdvertisementsTab defaultColors={colors} />);
+    expect(await screen.findByText('Advertisement Applications')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByTestId('ad-application')).toHaveLength(3));
+    expect(item(2)).toBeNull();
+
+    const first = within(item(1));
+    expect(first.getByText('10 days Premium Full-Screen')).toBeTruthy();
+    expect(first.getByText('Pending')).toBeTruthy();
+    expect(first.getByText('roblox-players')).toBeTruthy();
+    expect(first.getByText('Application #1')).toBeTruthy();
+    const more = first.getByText('https://one.example.com/more') as HTMLAnchorElement;
+    expect(more.getAttribute('target')).toBe('_blank');
+    expect(first.getByRole('button', { name: /Approve/ })).toBeTruthy();
+    expect(first.getByRole('button', { name: /Reject/ })).toBeTruthy();
+
+    const third = within(item(3));
+    expect(third.getByText('Not specified')).toBeTruthy();
+    expect(third.getByText('Approved')).toBeTruthy();
+    expect(third.getByRole('button', { name: /Activate Banner/ })).toBeTruthy();
+    expect(within(item(4)).getByText('Active Banner')).toBeTruthy();
+  });
+
+  it('shows the empty state', async () => {
+    mockApi({ '/api/admin/advertisements': { applications: [] }, '/api/admin/active-banner': noBanner, '/api/admin/settings': { banner: colors, defaults: colors } });
+    renderWithClient(<AdvertisementsTab defaultColors={colors} />);
+    expect(await screen.findByText('No applications yet')).toBeTruthy();
+  });
+
+  it('approves, rejects and activates through the admin endpoints', async () => {
+    const api = mockApi({
+      '/api/admin/advertisements': { applications },
+      '/api/admin/active-banner': noBanner,
+      '/api/admin/settings': { banner: { ...colors, backgroundColor: '#111111' }, defaults: colors },
+      'PATCH /api/admin/advertisements/1': { success: true },
+      'POST /api/admin/activate-banner': { status: 500, body: { error: 'Database is busy' } },
+    });
+    renderWithClient(<AdvertisementsTab defaultColors={colors} />);
+    await waitFor(() => expect(item(1)).toBeTruthy());
+    fireEvent.click(within(item(1)).getByRole('button', { name: /Approve/ }));
+    await waitFor(() => expect(lastToast()?.title).toBe('Advertisement Status Updated'));
+    expect(api.callsTo('PATCH', '/api/admin/advertisements/1')[0].body).toEqual({ status: 'approved' });
+
+    await waitFor(() => expect(within(item(3)).getByRole('button', { name: /Activate Banner/ })).toBeTruthy());
+    fireEvent.click(within(item(3)).getByRole('button', { name: /Activate Banner/ }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Failed to activate banner', description: 'Database is busy' }));
+    expect(api.callsTo('POST', '/api/admin/activate-banner')[0].body).toEqual({
+      advertisementId: 3,
+      backgroundColor: '#111111',
+      textColor: '#ffffff',
+      borderColor: '#8b5cf6',
+    });
+  });
+
+  it('asks before approving over an active banner', async () => {
+    const active = {
+      banner: { isActive: true, ...colors, advertisementId: 4, expiresAt: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString() },
+      advertisement: null,
+    };
+    const api = mockApi({
+      '/api/admin/advertisements': { applications },
+      '/api/admin/active-banner': active,
+      '/api/admin/settings': { banner: colors, defaults: colors },
+      'PATCH /api/admin/advertisements/1': { success: true },
+    });
+    renderWithClient(<AdvertisementsTab defaultColors={colors} />);
+    await waitFor(() => expect(item(1)).toBeTruthy());
+    fireEvent.click(within(item(1)).getByRole('button', { name: /Approve/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Active Banner Conflict' });
+    expect(dialog.textContent).toContain('#4');
+    expect(dialog.textContent).toContain('3 hours remaining');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Nevermind' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.callsTo('PATCH', '/api/admin/advertisements/1')).toHaveLength(0);
+
+    fireEvent.click(within(item(1)).getByRole('button', { name: /Approve/ }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(api.callsTo('PATCH', '/api/admin/advertisements/1')).toHaveLength(1));
+  });
+});

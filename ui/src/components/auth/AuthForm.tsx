@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'wouter';
+import { LogIn, UserPlus } from 'lucide-react';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import {
+  CURRENT_USER_KEY,
+  hasErrors,
+  loginFailureText,
+  registerFailureText,
+  serverFieldErrors,
+  useLogin,
+  useRegister,
+  validateLogin,
+  validateRegister,
+  type FieldErrors,
+} from '../../lib/auth';
+import { toast } from '../../lib/toast';
+import { FormField } from './FormField';
+
+export type AuthMode = 'signin' | 'register';
+
+/** The one card of /login: Sign in (default) or Create Account, toggled by a link. */
+export function AuthForm({ siteName, initialMode = 'signin' }: { siteName?: string; initialMode?: AuthMode }) {
+  const [mode, setMode] = useState<AuthMode>(initialMode);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const login = useLogin();
+  const register = useRegister();
+  const qc = useQueryClient();
+  const [, navigate] = useLocation();
+
+  const isRegister = mode === 'register';
+  const pending = isRegister ? register.isPending : login.isPending;
+  const clientErrors = submitted
+    ? isRegister
+      ? validateRegister({ username, password, confirmPassword })
+      : validateLogin({ username, password })
+    : {};
+  const errors: FieldErrors = { ...serverErrors, ...clientErrors };
+
+  function edit(field: keyof FieldErrors, set: (v: string) => void) {
+    return (v: string) => {
+      set(v);
+      if (serverErrors[field]) setServerErrors(({ [field]: _, ...rest }) => rest);
+    };
+  }
+
+  function switchMode(next: AuthMode) {
+    setMode(next);
+    setSubmitted(false);
+    setServerErrors({});
+    setPassword('');
+    setConfirmPassword('');
+  }
+
+  function onSubmit(e: Event) {
+    e.preventDefault();
+    if (pending) return;
+    setSubmitted(true);
+    setServerErrors({});
+    const values = { username, password };
+    if (isRegister) {
+      if (hasErrors(validateRegister({ ...values, confirmPassword }))) return;
+      register.mutate(values, {
+        onSuccess: () => {
+          toast({ title: 'Account created!', description: 'You can now log in with your credentials.' });
+          switchMode('signin');
+        },
+        onError: (err) => {
+          setServerErrors(serverFieldErrors(err));
+          toast({ title: 'Registration failed', description: registerFailureText(err), variant: 'destructive' });
+        },
+      });
+    } else {
+      if (hasErrors(validateLogin(values))) return;
+      login.mutate(values, {
+        onSuccess: (data) => {
+          toast({ title: 'Welcome back!', description: 'You have successfully logged in.' });
+          if (data && typeof data === 'object' && data.user) qc.setQueryData(CURRENT_USER_KEY, data.user);
+          qc.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+          navigate('/');
+        },
+        onError: (err) => {
+          setServerErrors(serverFieldErrors(err));
+          toast({ title: 'Login failed', description: loginFailureText(err), variant: 'destructive' });
+        },
+      });
+    }
+  }
+
+  return (
+    <Card className="w-full max-w-md p-6 sm:p-8">
+      <div className="mb-6 text-center">
+        <div className="mx-auto mb-3 flex h-12 w-12 items-center justify-center rounded-full bg-violet-600/20 text-violet-300">
+          {isRegister ? <UserPlus size={24} aria-hidden="true" /> : <LogIn size={24} aria-hidden="true" />}
+        </div>
+        <h1 className="text-2xl font-bold text-white">{isRegister ? 'Create Account' : 'Sign in'}</h1>
+        <p className="mt-1 text-sm text-slate-400">
+          {isRegister
+            ? siteName
+              ? `Welcome to the ${siteName} community! Create your account to get started.`
+              : 'Welcome to the community! Create your account to get started.'
+            : 'Sign in to access your admin dashboard'}
+        </p>
+      </div>
+
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label={isRegister ? 'Create Account' : 'Sign in'}>
+        <FormField
+          label="Username"
+          name="username"
+          value={username}
+          onInput={edit('username', setUsername)}
+          autoComplete="username"
+          error={errors.username}
+          disabled={pending}
+        />
+        <FormField
+          label="Password"
+          name="password"
+          type="password"
+          value={password}
+          onInput={edit('password', setPassword)}
+          autoComplete={isRegister ? 'new-password' : 'current-password'}
+          error={errors.password}
+          disabled={pending}
+        />
+        {isRegister && (
+          <FormField
+            label="Confirm Password"
+            name="confirmPassword"
+            type="password"
+            value={confirmPassword}
+            onInput={edit('confirmPassword', setConfirmPassword)}
+            autoComplete="new-password"
+            error={errors.confirmPassword}
+            disabled={pending}
+          />
+        )}
+        <Button type="submit" size="lg" disabled={pending} className="mt-2 w-full">
+          {isRegister ? (pending ? 'Creating account...' : 'Create Account') : pending ? 'Signing in...' : 'Sign in'}
+        </Button>
+      </form>
+
+      <p className="mt-6 text-center text-sm">
+        <button
+          type="button"
+          onClick={() => switchMode(isRegister ? 'signin' : 'register')}
+          className="cursor-pointer text-violet-300 underline-offset-4 hover:text-violet-200 hover:underline"
+        >
+          {isRegister ? 'Already have an account? Sign in' : "Don't have an account? Sign up"}
+        </button>
+      </p>
+    </Card>
+  );
+}

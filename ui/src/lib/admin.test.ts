@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { durationLabel, formatUptime, isHexColor, newestFirst, pageCount, statusLabel, uptimeSecondsAt, visibleApplications, type AdApplication } from './admin';
+
+const app = (id: number, status: AdApplication['status']): AdApplication => ({
+  id,
+  websiteUrl: `https://ex${id}.com`,
+  adDescription: 'd',
+  duration: '1-day',
+  status,
+  isActive: false,
+  createdAt: '2026-01-01T00:00:00Z',
+});
+
+describe('advertisement helpers', () => {
+  it('labels the premium duration', () => {
+    expect(durationLabel('10-fullscreen')).toBe('10 days Premium Full-Screen');
+    expect(durationLabel('1-day')).toBe('1-day');
+    expect(durationLabel('1-month')).toBe('1-month');
+  });
+  it('drops rejected applications and keeps the order', () => {
+    const list = [app(1, 'pending'), app(2, 'rejected'), app(3, 'approved'), app(4, 'rejected')];
+    expect(visibleApplications(list).map((a) => a.id)).toEqual([1, 3]);
+    expect(visibleApplications(undefined)).toEqual([]);
+  });
+  it('labels statuses', () => {
+    expect(statusLabel('approved')).toBe('Approved');
+    expect(statusLabel('rejected')).toBe('Rejected');
+    expect(statusLabel('pending')).toBe('Pending');
+  });
+});
+
+describe('other helpers', () => {
+  it('formats uptime', () => {
+    expect(formatUptime(5)).toBe('5s');
+    expect(formatUptime(65)).toBe('1m 5s');
+    expect(formatUptime(3600)).toBe('1h 0m 0s');
+    expect(formatUptime(90061)).toBe('1d 1h 1m 1s');
+    expect(formatUptime(-3)).toBe('0s');
+  });
+  it('computes uptime from startedAt', () => {
+    const start = '2026-01-01T00:00:00Z';
+    expect(uptimeSecondsAt(start, new Date(start).getTime() + 10_000)).toBe(10);
+    expect(uptimeSecondsAt('garbage', 0, 42)).toBe(42);
+  });
+  it('counts pages', () => {
+    expect(pageCount(0, 25)).toBe(1);
+    expect(pageCount(25, 25)).toBe(1);
+    expect(pageCount(26, 25)).toBe(2);
+  });
+  it('sorts newest first', () => {
+    const rows = [
+      { id: 1, timestamp: '2026-01-01T00:00:00Z' },
+      { id: 2, timestamp: '2026-01-03T00:00:00Z' },
+      { id: 3, timestamp: '2026-01-02T00:00:00Z' },
+    ];
+    expect(newestFirst(rows).map((r) => r.id)).toEqual([2, 3, 1]);
+  });
+  it('checks hex colours', () => {
+    expect(isHexColor('#7c3aed')).toBe(true);
+    expect(isHexColor('#fff')).toBe(false);
+    expect(isHexColor('red')).toBe(false);
+  });
+});

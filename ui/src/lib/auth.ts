@@ -1,0 +1,132 @@
+// Accounts: the current user, login / register / logout, and the pure form validators of the login screen.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiRequest, getQueryFn } from './api';
+import type { User } from './types';
+
+export const USERNAME_MIN = 3;
+export const PASSWORD_MIN = 6;
+
+export const MSG_USERNAME = 'Username must be at least 3 characters';
+export const MSG_PASSWORD = 'Password must be at least 6 characters';
+export const MSG_CONFIRM = "Passwords don't match";
+
+export const CURRENT_USER_KEY = ['/api/auth/user'] as const;
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+export interface RegisterValues extends Credentials {
+  /** Only checked on the client; never sent. */
+  confirmPassword: string;
+}
+
+export type FieldErrors = Partial<Record<'username' | 'password' | 'confirmPassword', string>>;
+
+export function validateUsername(username: string): string | undefined {
+  return username.trim().length < USERNAME_MIN ? MSG_USERNAME : undefined;
+}
+
+export function validatePassword(password: string): string | undefined {
+  return password.length < PASSWORD_MIN ? MSG_PASSWORD : undefined;
+}
+
+function compact(errors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [k, v] of Object.entries(errors)) if (v) out[k as keyof FieldErrors] = v;
+  return out;
+}
+
+/** Sign-in form: username and password rules. Empty object = valid. */
+export function validateLogin(values: Credentials): FieldErrors {
+  return compact({ username: validateUsername(values.username), password: validatePassword(values.password) });
+}
+
+/** Registration form: the sign-in rules plus confirmPassword === password (message on confirmPassword). */
+export function validateRegister(values: RegisterValues): FieldErrors {
+  return compact({
+    ...validateLogin(values),
+    confirmPassword: values.confirmPassword !== values.password ? MSG_CONFIRM : undefined,
+  });
+}
+
+export function hasErrors(errors: FieldErrors): boolean {
+  return Object.keys(errors).length > 0;
+}
+
+/** The body sent to login/register: trimmed username and the password, never confirmPassword. */
+export function credentialsBody(values: Credentials): Credentials {
+  return { username: values.username.trim(), password: values.password };
+}
+
+/** Server field errors (400 {fields}) restricted to the fields of the form. */
+export function serverFieldErrors(err: unknown): FieldErrors {
+  if (!(err instanceof ApiError) || !err.fields) return {};
+  const out: FieldErrors = {};
+  for (const key of ['username', 'password', 'confirmPassword'] as const) {
+    const v = err.fields[key];
+    if (typeof v === 'string' && v) out[key] = v;
+  }
+  return out;
+}
+
+/** 'Login failed' description: the server's error, else the spec's fallback. */
+export function loginFailureText(err: unknown): string {
+  if (err instanceof ApiError && (err.serverError || err.serverMessage)) return (err.serverError ?? err.serverMessage)!;
+  return 'Invalid email or password';
+}
+
+/** 'Registration failed' description: the server's message, else the spec's fallback. */
+export function registerFailureText(err: unknown): string {
+  if (err instanceof ApiError && (err.serverError || err.serverMessage)) return (err.serverError ?? err.serverMessage)!;
+  return 'Failed to create account';
+}
+
+/** The signed-in user, or null when signed out (401). */
+/**
+ * Whether the server said a session cookie exists (a readable hint cookie without the secret).
+ * Anonymous visitors then never ask for a current user they do not have.
+ */
+export function hasSessionHint(name: 'fanhub_hint_user' | 'fanhub_hint_admin'): boolean {
+  if (typeof document === 'undefined') return false;
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${name}=1`));
+}
+
+export function useCurrentUser() {
+  return useQuery<User | null>({
+    queryKey: CURRENT_USER_KEY,
+    queryFn: getQueryFn<User>({ on401: 'returnNull' }),
+    staleTime: 60_000,
+    enabled: hasSessionHint('fanhub_hint_user'),
+  });
+}
+
+export interface AuthResponse {
+  success: boolean;
+  user: User;
+}
+
+export function useLogin() {
+  return useMutation<AuthResponse, unknown, Credentials>({
+    mutationFn: (values) => apiRequest<AuthResponse>('POST', '/api/auth/login', credentialsBody(values)),
+  });
+}
+
+export function useRegister() {
+  return useMutation<AuthResponse, unknown, Credentials>({
+    mutationFn: (values) => apiRequest<AuthResponse>('POST', '/api/auth/register', credentialsBody(values)),
+  });
+}
+
+export function useLogout() {
+  const qc = useQueryClient();
+  return useMutation<unknown, unknown, void>({
+    mutationFn: () => apiRequest('POST', '/api/auth/logout'),
+    onSettled: () => {
+      qc.setQueryData(CURRENT_USER_KEY, null);
+      qc.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+      qc.removeQueries({ queryKey: ['/api/favorites'] });
+    },
+  });
+}

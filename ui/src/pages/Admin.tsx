@@ -1,0 +1,161 @@
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Shield } from 'lucide-react';
+import { AdminGate } from '../components/admin/AdminGate';
+import { AdminTabs, type TabDef } from '../components/admin/AdminTabs';
+import { AdvertisementsTab } from '../components/admin/AdvertisementsTab';
+import { AppLogsTab, ExceptionsTab } from '../components/admin/AppLogsTab';
+import { ClanBannerTab } from '../components/admin/ClanBannerTab';
+import { DashboardTab } from '../components/admin/DashboardTab';
+import { LoginLogsTab } from '../components/admin/LoginLogsTab';
+import { SettingsTab } from '../components/admin/SettingsTab';
+import { UsersTab } from '../components/admin/UsersTab';
+import {
+  ADMIN_KEYS,
+  useAdminActiveBanner,
+  useAdminAdvertisements,
+  useAdminCheck,
+  useAdminStats,
+  useVerifyKey,
+} from '../lib/admin';
+import { ApiError, errorSentence } from '../lib/api';
+import { useSite } from '../lib/site';
+import { toast } from '../lib/toast';
+
+const DEFAULT_COLORS = { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' };
+
+/** Reads ?key= from the address and removes it (history.replaceState) so the key does not linger. */
+export function takeKeyFromUrl(): string | null {
+  if (typeof window === 'undefined') return null;
+  const url = new URL(window.location.href);
+  const key = url.searchParams.get('key');
+  if (key === null) return null;
+  url.searchParams.delete('key');
+  const search = url.searchParams.toString();
+  window.history.replaceState(window.history.state, '', url.pathname + (search ? `?${search}` : '') + url.hash);
+  return key;
+}
+
+export default function Admin() {
+  const qc = useQueryClient();
+  const check = useAdminCheck();
+  const verify = useVerifyKey();
+  const [unlocked, setUnlocked] = useState(false);
+  const [urlKey, setUrlKey] = useState<string | null>(null);
+
+  const isAdmin = unlocked || !!check.data?.admin;
+
+  function submit(raw: string) {
+    const key = raw.trim();
+    if (!key) {
+      toast({ title: 'Error', description: 'Please enter an admin key', variant: 'destructive' });
+      return;
+    }
+    verify.mutate(key, {
+      onSuccess: () => setUnlocked(true),
+      onError: (err) => {
+        if (err instanceof ApiError && err.status < 500) {
+          toast({ title: 'Access Denied', description: errorSentence(err, 'Invalid admin key'), variant: 'destructive' });
+        } else {
+          toast({ title: 'Error', description: 'Failed to verify admin key', variant: 'destructive' });
+        }
+      },
+    });
+  }
+
+  // ?key= (from the key creation screens): take it out of the address at once...
+  useEffect(() => {
+    setUrlKey(takeKeyFromUrl());
+  }, []);
+  // ...and submit it once we know this browser is not already an admin.
+  useEffect(() => {
+    if (urlKey === null || check.isLoading) return;
+    setUrlKey(null);
+    if (!check.data?.admin) submit(urlKey);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [urlKey, check.isLoading, check.data]);
+
+  if (!isAdmin) {
+    if (check.isLoading && !verify.isPending) {
+      return (
+        <div role="status" className="flex min-h-[60vh] items-center justify-center text-slate-400">
+          Checking admin access...
+        </div>
+      );
+    }
+    return <AdminGate pending={verify.isPending || urlKey !== null} onSubmit={submit} />;
+  }
+
+  return (
+    <AdminPanel
+      onSessionLost={() => {
+        setUnlocked(false);
+        qc.setQueryData(ADMIN_KEYS.check, null);
+        toast({ title: 'Session expired', description: 'Enter your admin key again.', variant: 'destructive' });
+      }}
+    />
+  );
+}
+
+function AdminPanel({ onSessionLost }: { onSessionLost: () => void }) {
+  const { data: site } = useSite();
+  const stats = useAdminStats();
+  const ads = useAdminAdvertisements();
+  const banner = useAdminActiveBanner();
+  const [tab, setTab] = useState('dashboard');
+
+  const lost = stats.error instanceof ApiError && stats.error.status === 401;
+  useEffect(() => {
+    if (lost) onSessionLost();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lost]);
+
+  if (stats.isLoading || ads.isLoading || banner.isLoading) {
+    return (
+      <div role="status" className="flex min-h-[60vh] flex-col items-center justify-center gap-3 text-slate-300">
+        <span aria-hidden="true" className="h-8 w-8 animate-spin rounded-full border-2 border-violet-500 border-t-transparent" />
+        Loading Admin Panel...
+      </div>
+    );
+  }
+
+  const clanName = site?.clan.name ?? 'Clan';
+  const tabs: TabDef[] = [
+    { id: 'dashboard', label: 'Dashboard' },
+    { id: 'advertisements', label: 'Advertisements' },
+    { id: 'users', label: 'Users' },
+    { id: 'logs', label: 'Login Logs' },
+    { id: 'app-logs', label: 'App Logs' },
+    { id: 'except', label: 'Exceptions' },
+    { id: 'alexoria', label: `${clanName} Banner` },
+    { id: 'settings', label: 'Settings' },
+  ];
+
+  return (
+    <div className="mx-auto w-full max-w-7xl px-4 py-8">
+      <header className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <Shield size={32} aria-hidden="true" className="shrink-0 text-violet-400" />
+          <div>
+            <h1 className="text-2xl font-bold text-white sm:text-3xl">Admin Control Center</h1>
+            {site && <p className="text-sm text-slate-400">{site.name}</p>}
+          </div>
+        </div>
+        <div className="inline-flex items-center gap-2 rounded-full border border-emerald-500/40 bg-emerald-500/10 px-3 py-1 text-sm text-emerald-300">
+          <span aria-hidden="true" className="h-2 w-2 animate-pulse rounded-full bg-emerald-400" />
+          System Online
+        </div>
+      </header>
+      <AdminTabs tabs={tabs} value={tab} onChange={setTab}>
+        {tab === 'dashboard' && <DashboardTab clanName={clanName} />}
+        {tab === 'advertisements' && <AdvertisementsTab defaultColors={site?.defaultBanner ?? DEFAULT_COLORS} />}
+        {tab === 'users' && <UsersTab />}
+        {tab === 'logs' && <LoginLogsTab />}
+        {tab === 'app-logs' && <AppLogsTab />}
+        {tab === 'except' && <ExceptionsTab />}
+        {tab === 'alexoria' && <ClanBannerTab site={site} />}
+        {tab === 'settings' && <SettingsTab site={site} />}
+      </AdminTabs>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import Login from './Login';
+import { renderWithClient, site } from '../components/commands/test-helpers';
+import { lastToast, mockApi } from '../components/admin/test-utils';
+
+const user = { id: 5, username: 'alice', email: null, robloxId: null, role: 'user', isActive: true, createdAt: '2026-01-01T00:00:00Z', lastLogin: null };
+const signedOut = { '/api/site': site, '/api/auth/user': { status: 401, body: { error: 'Unauthorized' } } };
+
+const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const type = (label: string, value: string) => fireEvent.input(field(label), { target: { value } });
+
+describe('Login screen', () => {
+  beforeEach(() => window.history.replaceState(null, '', '/login'));
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('validates under the fields and does not call the server', async () => {
+    const api = mockApi(signedOut);
+    renderWithClient(<Login />);
+    expect(await screen.findByText('Sign in to access your admin dashboard')).toBeTruthy();
+    type('Username', 'ab');
+    type('Password', '123');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByTestId('username-error').textContent).toBe('Username must be at least 3 characters');
+    expect(screen.getByTestId('password-error').textContent).toBe('Password must be at least 6 characters');
+    expect(field('Username').getAttribute('aria-invalid')).toBe('true');
+    expect(api.callsTo('POST', '/api/auth/login')).toHaveLength(0);
+  });
+
+  it('signs in, invalidates the current user and goes home', async () => {
+    let signedIn = false;
+    const api = mockApi({
+      '/api/site': site,
+      '/api/auth/user': () => (signedIn ? { status: 200, body: user } : { status: 401, body: { error: 'Unauthorized' } }),
+      'POST /api/auth/login': () => {
+        signedIn = true;
+        return { status: 200, body: { success: true, user } };
+      },
+    });
+    renderWithClient(<Login />);
+    await screen.findByText('Sign in to access your admin dashboard');
+    type('Username', 'alice');
+    type('Password', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Welcome back!', description: 'You have successfully logged in.' }));
+    expect(api.callsTo('POST', '/api/auth/login')[0].body).toEqual({ username: 'alice', password: 'secret1' });
+    expect(window.location.pathname).toBe('/');
+  });
+
+  it('shows the login failure toast with the server error', async () => {
+    mockApi({ ...signedOut, 'POST /api/auth/login': { status: 401, body: { error: 'Invalid username or password' } } });
+    renderWithClient(<Login />);
+    await screen.findByText('Sign in to access your admin dashboard');
+    type('Username', 'alice');
+    type('Password', 'wrongpw');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ title: 'Login failed', description: 'Invalid username or password', variant: 'destructive' }),
+    );
+  });
+
+  it('registers without sending confirmPassword and returns to sign in', async () => {
+    const api = mockApi({
+      ...signedOut,
+      'POST /api/auth/register': (body) =>
+        (body as { username: string }).username === 'taken'
+          ? { status: 400, body: { error: 'Invalid input', fields: { username: 'Only letters, digits and _' } } }
+          : { status: 201, body: { success: true, user } },
+    });
+    renderWithClient(<Login />);
+    await screen.findByText('Sign in to access your admin dashboard');
+    fireEvent.click(screen.getByRole('button', { name: "Don't have an account? Sign up" }));
+    expect(await screen.findByText(/Welcome to the Test Game Hub community/)).toBeTruthy();
+
+    type('Username', 'alice');
+    type('Password', 'secret1');
+    type('Confirm Password', 'secret2');
+    fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(screen.getByTestId('confirmPassword-error').textContent).toBe("Passwords don't match");
+    expect(api.callsTo('POST', '/api/auth/register')).toHaveLength(0);
+
+    type('Username', 'taken');
+    type('Confirm Password', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(screen.getByTestId('username-error').textContent).toBe('Only letters, digits and _'));
+    expect(lastToast()).toMatchObject({ title: 'Registration failed', description: 'Invalid input' });
+
+    type('Username', 'alice');
+    fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Account created!', description: 'You can now log in with your credentials.' }));
+    expect(api.callsTo('POST', '/api/auth/register').at(-1)!.body).toEqual({ username: 'alice', password: 'secret1' });
+    expect(screen.getByText('Sign in to access your admin dashboard')).toBeTruthy();
+    expect(screen.getByRole('button', { name: "Don't have an account? Sign up" })).toBeTruthy();
+  });
+
+  it('shows the pending label while signing in', async () => {
+    mockApi({ ...signedOut, 'POST /api/auth/login': () => new Promise(() => {}) });
+    renderWithClient(<Login />);
+    await screen.findByText('Sign in to access your admin dashboard');
+    type('Username', 'alice');
+    type('Password', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    const btn = (await screen.findByRole('button', { name: 'Signing in...' })) as HTMLButtonElement;
+    expect(btn.disabled).toBe(true);
+  });
+});
