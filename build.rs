@@ -1,7 +1,7 @@
 //! Builds the UI (`ui/` -> `ui/dist`) so rust-embed can bake it into the binary.
 //!
-//! - `npm ci` runs only when `ui/package-lock.json` differs from the copy stamped into
-//!   `ui/node_modules` by the last install.
+//! - `npm ci` runs only when `ui/node_modules/.package-lock.json` (written by every npm install)
+//!   is missing or older than `ui/package-lock.json` (the same rule as `scripts/test`).
 //! - The Vite build runs only when a UI input is newer than `ui/dist/index.html`, so a Rust-only
 //!   change (or a `data/` change) never rebuilds the UI.
 //! - `FANHUB_SKIP_UI=1` skips the UI for quick Rust work in debug builds (a stand-in page is
@@ -63,13 +63,12 @@ fn npm() -> &'static str {
 }
 
 fn npm_ci_if_needed(ui: &Path) {
-    let lock = std::fs::read(ui.join("package-lock.json")).expect("ui/package-lock.json is missing");
-    let stamp = ui.join("node_modules/.fanhub-lock-stamp");
-    if std::fs::read(&stamp).ok().as_deref() == Some(lock.as_slice()) {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let lock = modified(&ui.join("package-lock.json")).expect("ui/package-lock.json is missing");
+    if modified(&ui.join("node_modules/.package-lock.json")).is_some_and(|installed| installed >= lock) {
         return;
     }
     run(Command::new(npm()).args(["ci", "--no-audit", "--no-fund"]).current_dir(ui), "npm ci (installing the UI's packages)");
-    std::fs::write(&stamp, &lock).expect("cannot write the npm stamp file");
 }
 
 fn ui_is_stale(root: &Path, index: &Path) -> bool {

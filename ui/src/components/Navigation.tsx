@@ -78,7 +78,7 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
 
         <div className="ml-auto hidden items-center gap-1 md:flex">
           {site && (
-            <a href={site.madeBy.url} {...EXTERNAL} className="hidden whitespace-nowrap px-2 text-xs text-slate-400 hover:text-slate-200 2xl:inline">
+            <a href={site.madeBy.url} {...EXTERNAL} className="hidden whitespace-nowrap px-2 text-xs text-slate-400 hover:text-slate-200 xl:inline">
               Made by <span className="font-semibold text-slate-200">{site.madeBy.name}</span>
             </a>
           )}
@@ -91,8 +91,8 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
             <>
               <a href={site.links.community} {...EXTERNAL} className={cn(linkBase, 'text-slate-300')}>
                 <MessageCircle size={16} aria-hidden="true" />
-                <span className="hidden xl:inline">Community Chat</span>
-                <span className="sr-only xl:hidden">Community Chat</span>
+                <span className="hidden 2xl:inline">Community Chat</span>
+                <span className="sr-only 2xl:hidden">Community Chat</span>
               </a>
               <a href={site.links.game} {...EXTERNAL} className={cn(linkBase, 'bg-violet-600 text-white hover:bg-violet-500')}>
                 <Gamepad2 size={16} aria-hidden="true" />

@@ -1,0 +1,413 @@
+// End-to-end harness: the real fanhub binary + headless Debian Chromium through playwright-core.
+//
+// Every test file does:
+//   import { describe, it } from 'node:test';
+//   import { useSuite, VIEWPORT_NAMES } from './harness.mjs';
+//   describe('thing', () => {
+//     const env = useSuite();                       // one server + one browser for the file
+//     for (const vp of VIEWPORT_NAMES) it(`... (${vp})`, async () => {
+//       const page = await env.open(vp, '/commands'); // fresh context + page, closed after the test
+//       ...
+//       env.assertNoConsoleErrors(page);
+//     });
+//   });
+//
+// FANHUB_BIN overrides the binary (default ../target/release/fanhub relative to ui/).
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { before, after, afterEach } from 'node:test';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const UI_DIR = path.resolve(HERE, '..');
+export const DEFAULT_BIN = path.resolve(UI_DIR, '../target/release/fanhub');
+export const CHROMIUM_PATH = process.env.FANHUB_CHROMIUM || '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // containers often have a tiny /dev/shm; without this Chromium tabs crash under load
+  '--disable-dev-shm-usage',
+];
+
+/** Viewports every public-site test runs on. */
+export const VIEWPORTS = {
+  desktop: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+};
+export const VIEWPORT_NAMES = /** @type {const} */ (['desktop', 'phone']);
+
+const LISTEN_RE = /^fanhub listening on (http:\/\/127\.0\.0\.1:(\d+))\s*$/;
+const START_TIMEOUT_MS = 15_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+// ------------------------------------------------------------------------------------------------
+// Server
+
+const liveServers = new Set();
+process.on('exit', () => {
+  for (const child of liveServers) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+});
+
+/**
+ * Starts `fanhub serve --temp --addr 127.0.0.1:0` and waits for its listening line.
+ * @returns {Promise<{baseUrl: string, port: number, stop: () => Promise<{code: number|null, signal: string|null}>, stderr: () => string, stdout: () => string}>}
+ */
+export async function startServer({ args = [], env = {} } = {}) {
+  const bin = process.env.FANHUB_BIN ? path.resolve(UI_DIR, process.env.FANHUB_BIN) : DEFAULT_BIN;
+  if (!existsSync(bin)) {
+    throw new Error(`fanhub binary not found at ${bin}: build it with \`cargo build --release\` or set FANHUB_BIN`);
+  }
+  const child = spawn(bin, ['serve', '--temp', '--addr', '127.0.0.1:0', ...args], {
+    cwd: UI_DIR,
+    env: {
+      ...process.env,
+      // keep the suite hermetic: no Roblox calls leave the machine (connection refused at once)
+      FANHUB_ROBLOX_API: process.env.FANHUB_ROBLOX_API ?? 'http://127.0.0.1:9/{service}',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  liveServers.add(child);
+
+  // Always drain both pipes (a full pipe would block the server); keep the tail for diagnostics.
+  let out = '';
+  let err = '';
+  const keep = (s) => (s.length > 64_000 ? s.slice(-64_000) : s);
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => {
+    err = keep(err + d);
+  });
+
+  const exited = new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      liveServers.delete(child);
+      resolve({ code, signal });
+    });
+  });
+
+  const baseUrl = await new Promise((resolve, reject) => {
+    let buf = '';
+    let done = false;
+    const finish = (fn, v) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      fn(v);
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish(
+        reject,
+        new Error(
+          `fanhub did not print "fanhub listening on http://127.0.0.1:PORT" within ${START_TIMEOUT_MS} ms.\n` +
+            `stdout:\n${out}\nstderr:\n${err}`,
+        ),
+      );
+    }, START_TIMEOUT_MS);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      out = keep(out + d);
+      if (done) return;
+      buf += d;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        const m = LISTEN_RE.exec(line);
+        if (m) return finish(resolve, m[1]);
+      }
+    });
+    child.on('error', (e) => finish(reject, new Error(`cannot start ${bin}: ${e.message}`)));
+    exited.then(({ code, signal }) =>
+      finish(
+        reject,
+        new Error(`fanhub exited (code ${code}, signal ${signal}) before listening.\nstdout:\n${out}\nstderr:\n${err}`),
+      ),
+    );
+  });
+
+  let stopping;
+  const stop = () => {
+    stopping ??= (async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill('SIGTERM');
+      let timer;
+      const timeout = new Promise((resolve) => {
+        timer = setTimeout(() => resolve(null), STOP_TIMEOUT_MS);
+      });
+      const res = await Promise.race([exited, timeout]);
+      clearTimeout(timer);
+      if (res) return res;
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`fanhub did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM (killed).\nstderr:\n${err}`);
+    })();
+    return stopping;
+  };
+
+  return { baseUrl, port: Number(new URL(baseUrl).port), stop, stderr: () => err, stdout: () => out };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Browser
+
+/**
+ * Launches headless Chromium. `chromium.launch` gives every run a FRESH user-data-dir: playwright-core
+ * mkdtemp()s `$TMPDIR/playwright_chromiumdev_profile-XXXXXX`, passes it as --user-data-dir and deletes it
+ * on close (passing --user-data-dir ourselves is refused by playwright-core; launchPersistentContext
+ * would give one single context, while every test here needs its own isolated context + viewport).
+ */
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium (scripts/test does this)`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+}
+
+const pageErrors = new WeakMap();
+
+/** Attaches console-error and page-error collection to a page. */
+export function trackErrors(page) {
+  const list = [];
+  pageErrors.set(page, list);
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') {
+      const loc = msg.location();
+      list.push({ kind: 'console', text: msg.text(), url: loc?.url ?? '' });
+    }
+  });
+  page.on('pageerror', (e) => list.push({ kind: 'pageerror', text: String(e?.stack || e), url: '' }));
+  page.on('crash', () => list.push({ kind: 'crash', text: 'page crashed', url: '' }));
+  return list;
+}
+
+/** The console errors and page errors seen so far on this page. */
+export function consoleErrors(page) {
+  return pageErrors.get(page) ?? [];
+}
+
+/**
+ * Fails when the page logged a console error or threw an uncaught error.
+ * @param {import('playwright-core').Page} page
+ * @param {{allow?: RegExp[]}} [opts] messages matching one of these (expected, e.g. a forced 500) are ignored
+ */
+export function assertNoConsoleErrors(page, { allow = [] } = {}) {
+  const errors = consoleErrors(page).filter((e) => !allow.some((re) => re.test(e.text)));
+  assert.deepEqual(
+    errors.map((e) => `[${e.kind}] ${e.text}${e.url ? ` (${e.url})` : ''}`),
+    [],
+    `page ${page.url()} logged errors`,
+  );
+}
+
+/**
+ * New isolated context + page for one viewport. Relative URLs resolve against the server.
+ * @param {import('playwright-core').Browser} browser
+ */
+export async function newPage(browser, baseUrl, vp = 'desktop', { permissions = [], contextOptions = {} } = {}) {
+  const device = VIEWPORTS[vp];
+  assert.ok(device, `unknown viewport ${vp}`);
+  const context = await browser.newContext({
+    ...device,
+    baseURL: baseUrl,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    reducedMotion: 'reduce',
+    ...contextOptions,
+  });
+  if (permissions.length) await context.grantPermissions(permissions, { origin: baseUrl });
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(20_000);
+  const page = await context.newPage();
+  trackErrors(page);
+  return { context, page };
+}
+
+/**
+ * Registers before/after hooks (call it inside a describe): one server and one browser for the file,
+ * and a fresh context per `env.open(...)`, closed after each test.
+ */
+export function useSuite({ serverArgs = [], serverEnv = {} } = {}) {
+  const env = {
+    /** @type {string} */ baseUrl: '',
+    /** @type {import('playwright-core').Browser} */ browser: null,
+    server: null,
+    contexts: [],
+    /**
+     * Opens `pathname` in a new context of viewport `vp` (desktop | phone) and waits for the app shell.
+     * Pass `path: null` to get a blank page (e.g. to install routes first).
+     */
+    async open(vp, pathname = '/', opts = {}) {
+      const { context, page } = await newPage(env.browser, env.baseUrl, vp, opts);
+      env.contexts.push(context);
+      if (opts.setup) await opts.setup(page, context);
+      if (pathname !== null) await gotoApp(page, pathname);
+      return page;
+    },
+    assertNoConsoleErrors,
+    /** GET an API path on the server, parsed as JSON. */
+    async api(p, init) {
+      const res = await fetch(env.baseUrl + p, init);
+      assert.ok(res.ok, `GET ${p} answered ${res.status}`);
+      return res.json();
+    },
+    async fetch(p, init) {
+      return fetch(env.baseUrl + p, init);
+    },
+  };
+
+  before(async () => {
+    const [server, browser] = await Promise.all([
+      startServer({ args: serverArgs, env: serverEnv }),
+      launchBrowser(),
+    ]);
+    env.server = server;
+    env.baseUrl = server.baseUrl;
+    env.browser = browser;
+  });
+
+  afterEach(async () => {
+    const open = env.contexts.splice(0);
+    await Promise.all(open.map((c) => c.close().catch(() => {})));
+  });
+
+  after(async () => {
+    await env.browser?.close().catch(() => {});
+    if (env.server) {
+      const res = await env.server.stop();
+      assert.deepEqual(
+        res,
+        { code: 0, signal: null },
+        `fanhub should exit 0 on SIGTERM (contract 1); stderr tail:\n${env.server.stderr().slice(-4000)}`,
+      );
+    }
+  });
+
+  return env;
+}
+
+/** Navigates and waits until the app has rendered its shell (the top navigation). */
+export async function gotoApp(page, pathname) {
+  const res = await page.goto(pathname, { waitUntil: 'domcontentloaded' });
+  await page.locator('nav').first().waitFor({ state: 'attached' });
+  return res;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Assertion helpers (playwright-core has no `expect`; these poll until true or time out)
+
+/** Retries `fn` (which throws on failure) until it passes or `timeout` ms elapse; rethrows the last error. */
+export async function eventually(fn, { timeout = 10_000, interval = 100 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, interval));
+    }
+  }
+}
+
+/** Waits until the locator is visible. */
+export async function visible(locator, timeout = 10_000) {
+  await locator.first().waitFor({ state: 'visible', timeout });
+  return locator;
+}
+
+/** Waits until the locator is hidden or detached. */
+export async function hidden(locator, timeout = 10_000) {
+  await locator.first().waitFor({ state: 'hidden', timeout });
+}
+
+/** Waits until the locator matches exactly `n` elements. */
+export async function hasCount(locator, n, timeout = 10_000) {
+  await eventually(async () => assert.equal(await locator.count(), n), { timeout });
+}
+
+/** Waits until the locator matches at least `n` elements; returns the count. */
+export async function atLeast(locator, n, timeout = 10_000) {
+  return eventually(
+    async () => {
+      const c = await locator.count();
+      assert.ok(c >= n, `expected at least ${n} elements, found ${c}`);
+      return c;
+    },
+    { timeout },
+  );
+}
+
+/** Waits until the page's pathname equals `pathname`. */
+export async function atPath(page, pathname, timeout = 10_000) {
+  await eventually(() => assert.equal(new URL(page.url()).pathname, pathname), { timeout });
+}
+
+/** Waits until the attribute has the value (a string, or a RegExp to match). */
+export async function hasAttr(locator, name, value, timeout = 10_000) {
+  await eventually(
+    async () => {
+      const v = await locator.getAttribute(name);
+      if (value instanceof RegExp) assert.match(v ?? '', value);
+      else assert.equal(v, value);
+    },
+    { timeout },
+  );
+}
+
+/** The visible text of the whole page (normalised whitespace). */
+export async function pageText(page) {
+  return (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+}
+
+/** Waits until the body text contains `text` (string or RegExp). */
+export async function hasText(page, text, timeout = 10_000) {
+  await eventually(
+    async () => {
+      const t = await pageText(page);
+      if (text instanceof RegExp) assert.match(t, text);
+      else assert.ok(t.includes(text), `page text does not contain ${JSON.stringify(text)}`);
+    },
+    { timeout },
+  );
+}
+
+// ------------------------------------------------------------------------------------------------
+// App-specific helpers
+
+/** Delays (or fails) one API path: resolves the route only when `release()` is called. */
+export async function holdRoute(page, pattern) {
+  let release;
+  const gate = new Promise((r) => (release = r));
+  await page.route(pattern, async (route) => {
+    await gate;
+    await route.continue().catch(() => {});
+  });
+  return { release: () => release() };
+}
+
+/** Makes an API path answer 500 with a JSON error body. */
+export async function failRoute(page, pattern) {
+  await page.route(pattern, (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' }),
+  );
+}
+
+/** Console messages Chromium logs for a response we forced to fail on purpose. */
+export const EXPECTED_FAILED_LOAD = /Failed to load resource: the server responded with a status of (404|500)/;

@@ -1,0 +1,88 @@
+// Home page (spec section 1 "Home page"), on desktop and phone.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSuite, VIEWPORT_NAMES, visible, hasCount, atPath, hasText } from './harness.mjs';
+
+describe('home page', () => {
+  const env = useSuite();
+
+  for (const vp of VIEWPORT_NAMES) {
+    it(`hero: Play Now is external, Browse Commands goes to /commands (${vp})`, async () => {
+      const site = await env.api('/api/site');
+      const page = await env.open(vp, '/');
+      const play = page.getByRole('link', { name: /play now/i });
+      await visible(play);
+      assert.equal(await play.getAttribute('href'), site.links.game);
+      assert.equal(await play.getAttribute('target'), '_blank');
+      assert.match((await play.getAttribute('rel')) ?? '', /noopener/);
+
+      // hero claims: 100+ commands, building tools, large-server size (spec section 9)
+      await hasText(page, /\b100\+ commands/i);
+      await hasText(page, new RegExp(`${site.hero.buildingTools} building tools`, 'i'));
+      await hasText(page, new RegExp(`${site.hero.largeServerPlayers}-player`, 'i'));
+      assert.equal(site.hero.buildingTools, 6);
+      assert.equal(site.hero.largeServerPlayers, 36);
+
+      const browse = page.getByRole('link', { name: /browse commands/i });
+      await browse.click();
+      await atPath(page, '/commands');
+      await visible(page.getByPlaceholder('Search commands...'));
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`six features, four quick-start cards, three showcase cards (${vp})`, async () => {
+      const site = await env.api('/api/site');
+      assert.equal(site.features.length, 6, 'site.toml has six features');
+      const page = await env.open(vp, '/');
+
+      const features = page.getByTestId('feature-card');
+      await hasCount(features, 6);
+      for (const f of site.features) {
+        await visible(features.filter({ hasText: f.title }));
+      }
+      // the spec's six: building tools, election system, admin commands, server options,
+      // community features, world control
+      const titles = site.features.map((f) => f.title.toLowerCase()).join(' | ');
+      for (const word of ['building', 'election', 'command', 'server', 'community', 'world']) {
+        assert.ok(titles.includes(word), `a feature about "${word}" (features: ${titles})`);
+      }
+
+      const quick = page.getByTestId('quick-start-card');
+      await hasCount(quick, 4);
+      const quickText = (await quick.allInnerTexts()).join(' | ').toLowerCase();
+      for (const word of ['commands', 'guides', 'community', 'player status']) {
+        assert.ok(quickText.includes(word), `a Quick Start card "${word}" (cards: ${quickText})`);
+      }
+      // the Commands quick-start card is an in-app link
+      await quick.filter({ hasText: /^\s*commands/i }).first().click();
+      await atPath(page, '/commands');
+
+      await page.goBack();
+      await atPath(page, '/');
+      const showcase = page.getByTestId('showcase-card');
+      await hasCount(showcase, 3);
+      for (const s of site.showcase) {
+        await visible(showcase.filter({ hasText: s.title }));
+      }
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`three creator videos with video-search links (${vp})`, async () => {
+      const site = await env.api('/api/site');
+      assert.equal(site.creatorVideos.length, 3);
+      const page = await env.open(vp, '/');
+      const cards = page.getByTestId('creator-video-card');
+      await hasCount(cards, 3);
+      for (const v of site.creatorVideos) {
+        const card = cards.filter({ hasText: v.title });
+        await visible(card);
+        const link = card.getByRole('link');
+        assert.equal(await link.count(), 1, `one link on the "${v.title}" card`);
+        const expected = site.links.videoSearch + encodeURIComponent(`${v.creator} ${v.title}`);
+        assert.equal(await link.getAttribute('href'), expected);
+        assert.equal(await link.getAttribute('target'), '_blank');
+      }
+      env.assertNoConsoleErrors(page);
+    });
+  }
+});
