@@ -4,7 +4,7 @@
 // Rate limits: login and register allow 10 a minute per IP (CONTRACT 3); this file makes 5 registers and 4 logins.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSuite, VIEWPORT_NAMES, visible, hidden, hasCount, hasAttr, atPath, eventually, holdRoute } from './harness.mjs';
+import { useSuite, VIEWPORT_NAMES, visible, hasCount, hasAttr, atPath, eventually, holdRoute } from './harness.mjs';
 import { expectToast, dismissToasts, assertNoHorizontalOverflow, registerUser, failedLoad } from './admin-helpers.mjs';
 
 const SIGN_IN_TEXT = 'Sign in to access your admin dashboard';
@@ -157,6 +157,24 @@ describe('accounts: /login', () => {
     await atPath(page, '/login');
     await assertSignInMode(page);
     env.assertNoConsoleErrors(page, { allow: [failedLoad(401)] });
+  });
+
+  it('without a server error the failure toasts fall back to the spec texts (desktop)', async () => {
+    const page = await env.open('desktop', '/login');
+    const f = form(page);
+    await page.route('**/api/auth/login', (r) => r.fulfill({ status: 401, body: '' }));
+    await page.route('**/api/auth/register', (r) => r.fulfill({ status: 500, body: '' }));
+    await f.username.fill('e2e_nobody');
+    await f.password.fill(password);
+    await f.signIn.click();
+    await expectToast(page, 'Login failed', { description: 'Invalid email or password', destructive: true });
+    await dismissToasts(page);
+    await f.toRegister.click();
+    await f.password.fill(password);
+    await f.confirm.fill(password);
+    await f.create.click();
+    await expectToast(page, 'Registration failed', { description: 'Failed to create account', destructive: true });
+    env.assertNoConsoleErrors(page, { allow: [failedLoad(401, 500)] });
   });
 
   for (const vp of VIEWPORT_NAMES) {

@@ -14,8 +14,9 @@
 //
 // FANHUB_BIN overrides the binary (default ../target/release/fanhub relative to ui/).
 
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -66,15 +67,14 @@ process.on('exit', () => {
 });
 
 /**
- * Starts `fanhub serve --temp --addr 127.0.0.1:0` and waits for its listening line.
+ * Starts `fanhub serve --temp --addr 127.0.0.1:0` (or, with `dataDir`, `--data-dir DIR` so the CLI can work on
+ * the same database) and waits for its listening line.
  * @returns {Promise<{baseUrl: string, port: number, stop: () => Promise<{code: number|null, signal: string|null}>, stderr: () => string, stdout: () => string}>}
  */
-export async function startServer({ args = [], env = {} } = {}) {
-  const bin = process.env.FANHUB_BIN ? path.resolve(UI_DIR, process.env.FANHUB_BIN) : DEFAULT_BIN;
-  if (!existsSync(bin)) {
-    throw new Error(`fanhub binary not found at ${bin}: build it with \`cargo build --release\` or set FANHUB_BIN`);
-  }
-  const child = spawn(bin, ['serve', '--temp', '--addr', '127.0.0.1:0', ...args], {
+export async function startServer({ args = [], env = {}, dataDir = null } = {}) {
+  const bin = fanhubBin();
+  const where = dataDir ? ['--data-dir', dataDir] : ['--temp'];
+  const child = spawn(bin, ['serve', ...where, '--addr', '127.0.0.1:0', ...args], {
     cwd: UI_DIR,
     env: {
       ...process.env,
@@ -165,6 +165,27 @@ export async function startServer({ args = [], env = {} } = {}) {
   return { baseUrl, port: Number(new URL(baseUrl).port), stop, stderr: () => err, stdout: () => out };
 }
 
+/** The binary under test: FANHUB_BIN, else the release build. */
+export function fanhubBin() {
+  const bin = process.env.FANHUB_BIN ? path.resolve(UI_DIR, process.env.FANHUB_BIN) : DEFAULT_BIN;
+  if (!existsSync(bin)) {
+    throw new Error(`fanhub binary not found at ${bin}: build it with \`cargo build --release\` or set FANHUB_BIN`);
+  }
+  return bin;
+}
+
+/** Runs `fanhub admin-key --data-dir DIR --name NAME` and returns the printed key. */
+export function createAdminKey(dataDir, name) {
+  return new Promise((resolve, reject) => {
+    execFile(fanhubBin(), ['admin-key', '--data-dir', dataDir, '--name', name], { timeout: 15_000 }, (e, stdout, stderr) => {
+      if (e) return reject(new Error(`fanhub admin-key failed: ${e.message}\n${stderr}`));
+      const m = /\b(fha_[0-9a-f]{16,})\b/.exec(stdout);
+      if (!m) return reject(new Error(`fanhub admin-key printed no key:\n${stdout}\n${stderr}`));
+      resolve(m[1]);
+    });
+  });
+}
+
 // ------------------------------------------------------------------------------------------------
 // Browser
 
@@ -244,9 +265,12 @@ export async function newPage(browser, baseUrl, vp = 'desktop', { permissions = 
  * Registers before/after hooks (call it inside a describe): one server and one browser for the file,
  * and a fresh context per `env.open(...)`, closed after each test.
  */
-export function useSuite({ serverArgs = [], serverEnv = {} } = {}) {
+export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false } = {}) {
   const env = {
     /** @type {string} */ baseUrl: '',
+    /** The server's data dir when `withDataDir` (so `env.adminKey()` can run the CLI on its database). */
+    dataDir: '',
+    adminKey: (name = 'e2e') => createAdminKey(env.dataDir, name),
     /** @type {import('playwright-core').Browser} */ browser: null,
     server: null,
     contexts: [],
@@ -274,8 +298,9 @@ export function useSuite({ serverArgs = [], serverEnv = {} } = {}) {
   };
 
   before(async () => {
+    if (withDataDir) env.dataDir = mkdtempSync(path.join(os.tmpdir(), 'fanhub-e2e-'));
     const [server, browser] = await Promise.all([
-      startServer({ args: serverArgs, env: serverEnv }),
+      startServer({ args: serverArgs, env: serverEnv, dataDir: env.dataDir || null }),
       launchBrowser(),
     ]);
     env.server = server;
@@ -290,13 +315,17 @@ export function useSuite({ serverArgs = [], serverEnv = {} } = {}) {
 
   after(async () => {
     await env.browser?.close().catch(() => {});
-    if (env.server) {
-      const res = await env.server.stop();
-      assert.deepEqual(
-        res,
-        { code: 0, signal: null },
-        `fanhub should exit 0 on SIGTERM (contract 1); stderr tail:\n${env.server.stderr().slice(-4000)}`,
-      );
+    try {
+      if (env.server) {
+        const res = await env.server.stop();
+        assert.deepEqual(
+          res,
+          { code: 0, signal: null },
+          `fanhub should exit 0 on SIGTERM (contract 1); stderr tail:\n${env.server.stderr().slice(-4000)}`,
+        );
+      }
+    } finally {
+      if (env.dataDir) rmSync(env.dataDir, { recursive: true, force: true });
     }
   });
 
