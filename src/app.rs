@@ -17,7 +17,10 @@ pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
 pub fn router(state: AppState) -> Router {
     // Large, rarely fetched lists are compressed per response; polled bodies are tiny.
-    let content = Router::new().merge(site::router()).merge(commands::router()).merge(guides::router())
+    let content = Router::new()
+        .merge(site::router())
+        .merge(commands::router())
+        .merge(guides::router())
         .merge(openapi::router())
         .layer(CompressionLayer::new());
     let polled = Router::new().merge(health::router()).merge(stats::router()).merge(banner::router());
@@ -58,11 +61,12 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
         }
     }
     let status = if spa::is_known_route(path) { StatusCode::OK } else { StatusCode::NOT_FOUND };
-    if status == StatusCode::OK && req.method() == Method::GET {
-        if let Some(client) = req.extensions().get::<crate::http::client_ip::ClientIp>() {
-            let ua = req.headers().get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("");
-            state.visits.record(client.ip, ua);
-        }
+    if status == StatusCode::OK
+        && req.method() == Method::GET
+        && let Some(client) = req.extensions().get::<crate::http::client_ip::ClientIp>()
+    {
+        let ua = req.headers().get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("");
+        state.visits.record(client.ip, ua);
     }
     state.bundle.shell_response(status, req.headers())
 }

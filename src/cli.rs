@@ -57,7 +57,8 @@ impl DataDir {
                 .tempdir()
                 .map_err(|e| StartError(format!("cannot create a temporary data dir: {e}")))?;
             let path = temp.path().to_path_buf();
-            std::fs::create_dir(path.join("uploads")).map_err(|e| StartError(format!("cannot create uploads dir: {e}")))?;
+            std::fs::create_dir(path.join("uploads"))
+                .map_err(|e| StartError(format!("cannot create uploads dir: {e}")))?;
             return Ok(Self { path, created: true, _temp: Some(temp) });
         }
         let path = options.data_dir.clone();
@@ -120,8 +121,7 @@ fn run_serve(options: Options, logs: LogBuffer) -> Result<(), StartError> {
     let local = listener.local_addr().map_err(|e| StartError(e.to_string()))?;
     println!("fanhub listening on http://{local}");
     tracing::info!("serving data dir {}", data_dir.path.display());
-    rt.block_on(server::serve(state, listener, shutdown))
-        .map_err(|e| StartError(format!("server error: {e}")))?;
+    rt.block_on(server::serve(state, listener, shutdown)).map_err(|e| StartError(format!("server error: {e}")))?;
     tracing::info!("stopped cleanly");
     drop(data_dir);
     Ok(())
@@ -161,7 +161,9 @@ fn open_existing_db(options: &Options) -> Result<Db, StartError> {
 
 fn run_backup(options: &Options, file: &Path) -> Result<(), StartError> {
     let db = open_existing_db(options)?;
-    db.backup_to(file).map_err(|e| StartError(format!("backup to {} failed: {}", file.display(), e.internal.unwrap_or(e.body.error))))?;
+    db.backup_to(file).map_err(|e| {
+        StartError(format!("backup to {} failed: {}", file.display(), e.internal.unwrap_or(e.body.error)))
+    })?;
     println!("backup written to {}", file.display());
     Ok(())
 }

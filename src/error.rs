@@ -19,7 +19,8 @@ pub struct ErrorBody {
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub body: ErrorBody,
+    /// Boxed so `Result<T, ApiError>` stays small on the happy path.
+    pub body: Box<ErrorBody>,
     pub retry_after_secs: Option<u64>,
     /// What went wrong inside, for the log only (never sent).
     pub internal: Option<String>,
@@ -36,7 +37,7 @@ impl ApiError {
     pub fn new(status: StatusCode, error: impl Into<String>) -> Self {
         Self {
             status,
-            body: ErrorBody { error: error.into(), message: None, fields: None },
+            body: Box::new(ErrorBody { error: error.into(), message: None, fields: None }),
             retry_after_secs: None,
             internal: None,
         }

@@ -126,7 +126,8 @@ impl<S: Subscriber> Layer<S> for BufferLayer {
 
 /// Installs the global subscriber. `RUST_LOG` overrides the default filter.
 pub fn init(buffer: LogBuffer) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,hyper=warn,tower_http=warn"));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,hyper=warn,tower_http=warn"));
     use std::io::IsTerminal;
     let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)

@@ -69,14 +69,14 @@ pub struct LoginThrottle {
 impl LoginThrottle {
     pub fn check(&self, username: &str) -> Result<(), ApiError> {
         let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(f) = map.get(&username.to_lowercase()) {
-            if f.count >= FREE_FAILURES {
-                let wait = Duration::from_secs(1u64 << (f.count - FREE_FAILURES).min(10)).min(MAX_WAIT);
-                let elapsed = f.last.elapsed();
-                if elapsed < wait {
-                    return Err(ApiError::too_many_requests((wait - elapsed).as_secs() + 1)
-                        .with_message("Too many failed sign-ins for this username."));
-                }
+        if let Some(f) = map.get(&username.to_lowercase())
+            && f.count >= FREE_FAILURES
+        {
+            let wait = Duration::from_secs(1u64 << (f.count - FREE_FAILURES).min(10)).min(MAX_WAIT);
+            let elapsed = f.last.elapsed();
+            if elapsed < wait {
+                return Err(ApiError::too_many_requests((wait - elapsed).as_secs() + 1)
+                    .with_message("Too many failed sign-ins for this username."));
             }
         }
         Ok(())

@@ -16,7 +16,6 @@ use crate::logging::LogBuffer;
 use crate::state::{AppState, Inner};
 use crate::{app, banner, commands, guides, health, site, stats};
 
-
 const STATS_INTERVAL: Duration = Duration::from_secs(5);
 const HEALTH_INTERVAL: Duration = Duration::from_secs(10);
 
@@ -30,7 +29,12 @@ pub fn database_path(data_dir: &Path) -> PathBuf {
 }
 
 /// Loads content, opens the database and prepares everything the handlers read.
-pub fn build_state(options: Options, secrets: Secrets, data_dir: PathBuf, logs: LogBuffer) -> Result<AppState, StartError> {
+pub fn build_state(
+    options: Options,
+    secrets: Secrets,
+    data_dir: PathBuf,
+    logs: LogBuffer,
+) -> Result<AppState, StartError> {
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
     let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
     let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
@@ -72,7 +76,8 @@ pub fn build_state(options: Options, secrets: Secrets, data_dir: PathBuf, logs: 
         health_json: CachedJson::new(&()),
         banner_json: CachedJson::new(&banner_now),
     });
-    let public = state.db.read_blocking(|conn| stats::query_public(conn, &state)).map_err(|e| StartError(e.to_string()))?;
+    let public =
+        state.db.read_blocking(|conn| stats::query_public(conn, &state)).map_err(|e| StartError(e.to_string()))?;
     state.stats_json.set(&public);
     state.health_json.set(&health::snapshot(&state, true));
     Ok(state)
@@ -80,7 +85,11 @@ pub fn build_state(options: Options, secrets: Secrets, data_dir: PathBuf, logs: 
 
 /// Serves until `shutdown` resolves, then finishes in-flight requests, writes pending counts
 /// and checkpoints the database.
-pub async fn serve(state: AppState, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+pub async fn serve(
+    state: AppState,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let tasks = spawn_background(state.clone());
     let app = app::router(state.clone());
     let result = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())

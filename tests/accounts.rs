@@ -28,7 +28,8 @@ async fn register_sign_in_current_user_and_sign_out() {
     assert_eq!(c.get(s.url("/api/auth/user")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
     let res = login(&c, &s, "BUILDER_01", "hunter22").await;
     assert_eq!(res.status(), StatusCode::OK);
-    let cookies: Vec<String> = res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect();
+    let cookies: Vec<String> =
+        res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect();
     let cookie = cookies.iter().find(|c| c.starts_with("fanhub_session=")).expect("session cookie").clone();
     let hint = cookies.iter().find(|c| c.starts_with("fanhub_hint_user=1")).expect("hint cookie");
     assert!(!hint.contains("HttpOnly"), "the app reads the hint");
@@ -50,7 +51,10 @@ async fn register_sign_in_current_user_and_sign_out() {
 
 #[tokio::test]
 async fn secure_cookie_behind_an_https_proxy() {
-    let s = Server::launch(common::Launch { args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()], ..Default::default() });
+    let s = Server::launch(common::Launch {
+        args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()],
+        ..Default::default()
+    });
     let c = client();
     register(&c, &s, "secure_one", "hunter22").await;
     let res = c
@@ -74,7 +78,12 @@ async fn registration_validation_and_conflicts() {
     assert_eq!(body["fields"]["username"], "Username must be at least 3 characters");
     let body = json(register(&c, &s, "abc", "12345").await).await;
     assert_eq!(body["fields"]["password"], "Password must be at least 6 characters");
-    for (name, pass) in [("x".repeat(33), "123456".to_string()), ("bad name".into(), "123456".into()), ("".into(), "".into()), ("ok_name".into(), "p".repeat(129))] {
+    for (name, pass) in [
+        ("x".repeat(33), "123456".to_string()),
+        ("bad name".into(), "123456".into()),
+        ("".into(), "".into()),
+        ("ok_name".into(), "p".repeat(129)),
+    ] {
         assert_eq!(register(&c, &s, &name, &pass).await.status(), StatusCode::BAD_REQUEST, "{name:?}");
     }
     assert_eq!(register(&c, &s, "taken_name", "123456").await.status(), StatusCode::CREATED);
@@ -83,7 +92,13 @@ async fn registration_validation_and_conflicts() {
     assert_eq!(json(res).await["error"], "That username is taken");
     let res = c.post(s.url("/api/auth/register")).json(&json!({"username": 5, "password": []})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
-    let res = c.post(s.url("/api/auth/register")).header("content-type", "application/json").body("{not json").send().await.unwrap();
+    let res = c
+        .post(s.url("/api/auth/register"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     let res = c.post(s.url("/api/auth/register")).body("username=a").send().await.unwrap();
     assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
@@ -160,7 +175,13 @@ async fn wrong_password_and_suspended_accounts_are_refused_and_logged() {
 
     let users = json(c.get(s.url("/api/admin/users")).header("x-admin-key", &key).send().await.unwrap()).await;
     let id = users["users"][0]["id"].as_i64().unwrap();
-    let res = c.patch(s.url(&format!("/api/admin/users/{id}"))).header("x-admin-key", &key).json(&json!({"isActive": false})).send().await.unwrap();
+    let res = c
+        .patch(s.url(&format!("/api/admin/users/{id}")))
+        .header("x-admin-key", &key)
+        .json(&json!({"isActive": false}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     let res = login(&c, &s, "logged_user", "right-pass").await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
@@ -174,8 +195,12 @@ async fn passwords_are_stored_as_argon2id_only() {
     let stored: String = conn.query_row("SELECT password_hash FROM users", [], |r| r.get(0)).unwrap();
     assert!(stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{stored}");
     let dump: Vec<String> = conn
-        .prepare("SELECT username || password_hash FROM users").unwrap()
-        .query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect();
+        .prepare("SELECT username || password_hash FROM users")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
     assert!(dump.iter().all(|row| !row.contains("plain-text-secret")));
     let sessions: i64 = conn.query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0)).unwrap();
     assert_eq!(sessions, 0);
@@ -223,23 +248,56 @@ async fn favorites_and_ratings_belong_to_the_signed_in_user() {
     let cid = commands[0]["id"].as_i64().unwrap();
 
     assert_eq!(client().get(s.url("/api/favorites")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
-    let res = c.post(s.url("/api/favorites")).json(&json!({"userId": uid + 1, "itemType": "command", "itemId": cid})).send().await.unwrap();
+    let res = c
+        .post(s.url("/api/favorites"))
+        .json(&json!({"userId": uid + 1, "itemType": "command", "itemId": cid}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
-    let res = c.post(s.url("/api/favorites")).json(&json!({"userId": uid, "itemType": "guide", "itemId": cid})).send().await.unwrap();
+    let res = c
+        .post(s.url("/api/favorites"))
+        .json(&json!({"userId": uid, "itemType": "guide", "itemId": cid}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
-    let res = c.post(s.url("/api/favorites")).json(&json!({"userId": uid, "itemType": "command", "itemId": 999_999})).send().await.unwrap();
+    let res = c
+        .post(s.url("/api/favorites"))
+        .json(&json!({"userId": uid, "itemType": "command", "itemId": 999_999}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
-    let res = c.post(s.url("/api/favorites")).json(&json!({"userId": uid, "itemType": "command", "itemId": cid})).send().await.unwrap();
+    let res = c
+        .post(s.url("/api/favorites"))
+        .json(&json!({"userId": uid, "itemType": "command", "itemId": cid}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let favs = json(c.get(s.url(&format!("/api/favorites/{uid}"))).send().await.unwrap()).await;
     assert_eq!(favs[0]["itemId"], cid);
-    assert_eq!(c.get(s.url(&format!("/api/favorites/{}", uid + 1))).send().await.unwrap().status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        c.get(s.url(&format!("/api/favorites/{}", uid + 1))).send().await.unwrap().status(),
+        StatusCode::FORBIDDEN
+    );
 
     for bad in [0, 6, -1] {
-        let res = c.post(s.url(&format!("/api/commands/{cid}/rating"))).json(&json!({"userId": uid, "rating": bad})).send().await.unwrap();
+        let res = c
+            .post(s.url(&format!("/api/commands/{cid}/rating")))
+            .json(&json!({"userId": uid, "rating": bad}))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::BAD_REQUEST, "rating {bad}");
     }
-    let res = c.post(s.url(&format!("/api/commands/{cid}/rating"))).json(&json!({"userId": uid, "rating": 4})).send().await.unwrap();
+    let res = c
+        .post(s.url(&format!("/api/commands/{cid}/rating")))
+        .json(&json!({"userId": uid, "rating": 4}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     let body = json(res).await;
     assert_eq!((body["avgRating"].as_f64(), body["ratingCount"].as_i64()), (Some(4.0), Some(1)));

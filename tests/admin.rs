@@ -37,10 +37,20 @@ fn request(c: &reqwest::Client, s: &Server, method: &str, path: &str) -> reqwest
 async fn every_admin_endpoint_refuses_without_admin_access() {
     let s = Server::start();
     let c = browser(&s);
-    c.post(s.url("/api/auth/register")).json(&json!({"username": "plain_user", "password": "123456"})).send().await.unwrap();
-    c.post(s.url("/api/auth/login")).json(&json!({"username": "plain_user", "password": "123456"})).send().await.unwrap();
+    c.post(s.url("/api/auth/register"))
+        .json(&json!({"username": "plain_user", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
+    c.post(s.url("/api/auth/login"))
+        .json(&json!({"username": "plain_user", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     for (method, path) in PROTECTED {
-        for (who, cl, key) in [("anonymous", &client(), None), ("signed-in user", &c, None), ("bad key", &client(), Some("fha_0000"))] {
+        for (who, cl, key) in
+            [("anonymous", &client(), None), ("signed-in user", &c, None), ("bad key", &client(), Some("fha_0000"))]
+        {
             let mut req = request(cl, &s, method, path);
             if let Some(k) = key {
                 req = req.header("x-admin-key", k);
@@ -68,8 +78,20 @@ async fn cli_key_works_as_header_and_as_session_and_can_be_revoked() {
     assert_eq!(json(res).await["error"], "Invalid admin key");
     let res = b.post(s.url("/api/admin/verify-key")).json(&json!({"key": format!("  {key} ")})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    let cookie = res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).find(|c| c.starts_with("fanhub_admin=")).unwrap();
-    assert!(cookie.starts_with("fanhub_admin=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Max-Age=43200"), "{cookie}");
+    let cookie = res
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .find(|c| c.starts_with("fanhub_admin="))
+        .unwrap();
+    assert!(
+        cookie.starts_with("fanhub_admin=")
+            && cookie.contains("HttpOnly")
+            && cookie.contains("SameSite=Strict")
+            && cookie.contains("Max-Age=43200"),
+        "{cookie}"
+    );
     assert_eq!(json(b.get(s.url("/api/admin/check-key")).send().await.unwrap()).await["via"], "session");
 
     let keys = json(b.get(s.url("/api/admin/keys")).send().await.unwrap()).await;
@@ -79,7 +101,11 @@ async fn cli_key_works_as_header_and_as_session_and_can_be_revoked() {
     assert!(!listed["lastUsed"].is_null());
     let id = listed["id"].as_i64().unwrap();
     assert_eq!(b.delete(s.url(&format!("/api/admin/keys/{id}"))).send().await.unwrap().status(), StatusCode::OK);
-    assert_eq!(b.get(s.url("/api/admin/check-key")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED, "session ends with its key");
+    assert_eq!(
+        b.get(s.url("/api/admin/check-key")).send().await.unwrap().status(),
+        StatusCode::UNAUTHORIZED,
+        "session ends with its key"
+    );
     let res = c.get(s.url("/api/admin/check-key")).header("x-admin-key", &key).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
 }
@@ -91,10 +117,17 @@ async fn cookie_writes_from_another_site_are_refused() {
     let b = browser(&s);
     b.post(s.url("/api/admin/verify-key")).json(&json!({"key": key})).send().await.unwrap();
     let colors = json!({"banner": {"backgroundColor": "#112233", "textColor": "#ffffff", "borderColor": "#445566"}});
-    let res = b.put(s.url("/api/admin/settings")).header("origin", "https://evil.example").json(&colors).send().await.unwrap();
+    let res = b
+        .put(s.url("/api/admin/settings"))
+        .header("origin", "https://evil.example")
+        .json(&colors)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert!(json(res).await["error"].as_str().unwrap().contains("Cross-site"));
-    let res = b.put(s.url("/api/admin/settings")).header("sec-fetch-site", "cross-site").json(&colors).send().await.unwrap();
+    let res =
+        b.put(s.url("/api/admin/settings")).header("sec-fetch-site", "cross-site").json(&colors).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     let banner = json(client().get(s.url("/api/admin/active-banner")).send().await.unwrap()).await;
     assert_eq!(banner["banner"]["backgroundColor"], "#7c3aed", "nothing changed");
@@ -102,7 +135,12 @@ async fn cookie_writes_from_another_site_are_refused() {
     assert_eq!(res.status(), StatusCode::OK);
     let banner = json(client().get(s.url("/api/admin/active-banner")).send().await.unwrap()).await;
     assert_eq!(banner["banner"]["backgroundColor"], "#112233");
-    let res = b.put(s.url("/api/admin/settings")).json(&json!({"banner": {"backgroundColor": "red", "textColor": "#fff", "borderColor": "#000000"}})).send().await.unwrap();
+    let res = b
+        .put(s.url("/api/admin/settings"))
+        .json(&json!({"banner": {"backgroundColor": "red", "textColor": "#fff", "borderColor": "#000000"}}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     assert_eq!(b.post(s.url("/api/admin/revert-banner")).send().await.unwrap().status(), StatusCode::OK);
     let banner = json(client().get(s.url("/api/admin/active-banner")).send().await.unwrap()).await;
@@ -113,10 +151,12 @@ async fn cookie_writes_from_another_site_are_refused() {
 async fn direct_key_only_for_loopback_without_forwarding() {
     let s = Server::start();
     let c = client();
-    let res = c.post(s.url("/api/admin/generate-direct-key")).header("x-forwarded-for", "203.0.113.7").send().await.unwrap();
+    let res =
+        c.post(s.url("/api/admin/generate-direct-key")).header("x-forwarded-for", "203.0.113.7").send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert!(json(res).await["error"].as_str().unwrap().contains("fanhub admin-key"));
-    let res = c.post(s.url("/api/admin/generate-direct-key")).header("forwarded", "for=203.0.113.7").send().await.unwrap();
+    let res =
+        c.post(s.url("/api/admin/generate-direct-key")).header("forwarded", "for=203.0.113.7").send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     let res = c.post(s.url("/api/admin/generate-direct-key")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
@@ -128,7 +168,12 @@ async fn direct_key_only_for_loopback_without_forwarding() {
 #[tokio::test]
 async fn phrase_flow_is_off_without_a_phrase() {
     let s = Server::start();
-    let res = client().post(s.url("/api/admin/generate-challenge")).json(&json!({"phrase": "anything"})).send().await.unwrap();
+    let res = client()
+        .post(s.url("/api/admin/generate-challenge"))
+        .json(&json!({"phrase": "anything"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert!(json(res).await["error"].is_string());
 }
@@ -145,25 +190,46 @@ async fn phrase_flow_gives_a_single_use_challenge_and_an_ip_bound_key() {
     let home = from("203.0.113.5");
     let away = from("203.0.113.9");
 
-    let res = home(c.post(s.url("/api/admin/generate-challenge"))).json(&json!({"phrase": "wrong"})).send().await.unwrap();
+    let res =
+        home(c.post(s.url("/api/admin/generate-challenge"))).json(&json!({"phrase": "wrong"})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert_eq!(json(res).await["error"], "Invalid secret phrase");
 
-    let res = home(c.post(s.url("/api/admin/generate-challenge"))).json(&json!({"phrase": "open sesame blocks"})).send().await.unwrap();
+    let res = home(c.post(s.url("/api/admin/generate-challenge")))
+        .json(&json!({"phrase": "open sesame blocks"}))
+        .send()
+        .await
+        .unwrap();
     let body = json(res).await;
     assert_eq!(body["success"], true);
     assert_eq!(body["ip"], "203.0.113.5");
     let challenge = body["challenge"].as_str().unwrap().to_string();
 
-    let res = away(c.post(s.url("/api/admin/create-lifetime-key"))).json(&json!({"phrase": "open sesame blocks", "challenge": challenge})).send().await.unwrap();
+    let res = away(c.post(s.url("/api/admin/create-lifetime-key")))
+        .json(&json!({"phrase": "open sesame blocks", "challenge": challenge}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN, "a challenge belongs to the IP that asked");
 
-    let res = home(c.post(s.url("/api/admin/generate-challenge"))).json(&json!({"phrase": "open sesame blocks"})).send().await.unwrap();
+    let res = home(c.post(s.url("/api/admin/generate-challenge")))
+        .json(&json!({"phrase": "open sesame blocks"}))
+        .send()
+        .await
+        .unwrap();
     let challenge = json(res).await["challenge"].as_str().unwrap().to_string();
-    let res = home(c.post(s.url("/api/admin/create-lifetime-key"))).json(&json!({"phrase": "open sesame blocks", "challenge": challenge})).send().await.unwrap();
+    let res = home(c.post(s.url("/api/admin/create-lifetime-key")))
+        .json(&json!({"phrase": "open sesame blocks", "challenge": challenge}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let key = json(res).await["key"].as_str().unwrap().to_string();
-    let res = home(c.post(s.url("/api/admin/create-lifetime-key"))).json(&json!({"phrase": "open sesame blocks", "challenge": challenge})).send().await.unwrap();
+    let res = home(c.post(s.url("/api/admin/create-lifetime-key")))
+        .json(&json!({"phrase": "open sesame blocks", "challenge": challenge}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN, "challenge reuse");
 
     let res = away(c.post(s.url("/api/admin/verify-key"))).json(&json!({"key": key})).send().await.unwrap();
@@ -197,7 +263,12 @@ async fn brute_force_on_admin_access_is_limited() {
 }
 
 async fn make_user(s: &Server, name: &str) -> i64 {
-    let res = client().post(s.url("/api/auth/register")).json(&json!({"username": name, "password": "123456"})).send().await.unwrap();
+    let res = client()
+        .post(s.url("/api/auth/register"))
+        .json(&json!({"username": name, "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     json(res).await["user"]["id"].as_i64().unwrap()
 }
 
@@ -210,7 +281,11 @@ async fn user_management_protects_the_last_admin() {
     let a = make_user(&s, "admin_a").await;
     let b = make_user(&s, "admin_b").await;
 
-    let res = admin(c.patch(s.url(&format!("/api/admin/users/{a}")))).json(&json!({"role": "superuser"})).send().await.unwrap();
+    let res = admin(c.patch(s.url(&format!("/api/admin/users/{a}"))))
+        .json(&json!({"role": "superuser"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     let res = admin(c.patch(s.url(&format!("/api/admin/users/{a}")))).json(&json!({})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
@@ -221,11 +296,17 @@ async fn user_management_protects_the_last_admin() {
     let res = admin(c.delete(s.url("/api/admin/users/99999"))).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 
-    let res = admin(c.patch(s.url(&format!("/api/admin/users/{a}")))).json(&json!({"role": "admin"})).send().await.unwrap();
+    let res =
+        admin(c.patch(s.url(&format!("/api/admin/users/{a}")))).json(&json!({"role": "admin"})).send().await.unwrap();
     assert_eq!(json(res).await["user"]["role"], "admin");
-    let res = admin(c.patch(s.url(&format!("/api/admin/users/{a}")))).json(&json!({"role": "user"})).send().await.unwrap();
+    let res =
+        admin(c.patch(s.url(&format!("/api/admin/users/{a}")))).json(&json!({"role": "user"})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CONFLICT);
-    let res = admin(c.patch(s.url(&format!("/api/admin/users/{a}/suspend")))).json(&json!({"isActive": false})).send().await.unwrap();
+    let res = admin(c.patch(s.url(&format!("/api/admin/users/{a}/suspend"))))
+        .json(&json!({"isActive": false}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::CONFLICT);
     let res = admin(c.delete(s.url(&format!("/api/admin/users/{a}")))).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CONFLICT);
@@ -251,14 +332,28 @@ async fn a_signed_in_admin_user_is_an_admin_and_deleting_a_user_ends_their_sessi
     let key = admin_key(&s);
     let c = client();
     let boss = make_user(&s, "boss_user").await;
-    c.patch(s.url(&format!("/api/admin/users/{boss}"))).header("x-admin-key", &key).json(&json!({"role": "admin"})).send().await.unwrap();
+    c.patch(s.url(&format!("/api/admin/users/{boss}")))
+        .header("x-admin-key", &key)
+        .json(&json!({"role": "admin"}))
+        .send()
+        .await
+        .unwrap();
     let b = browser(&s);
-    b.post(s.url("/api/auth/login")).json(&json!({"username": "boss_user", "password": "123456"})).send().await.unwrap();
+    b.post(s.url("/api/auth/login"))
+        .json(&json!({"username": "boss_user", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(json(b.get(s.url("/api/admin/check-key")).send().await.unwrap()).await["via"], "user");
 
     let victim = make_user(&s, "leaving_user").await;
     let elsewhere = browser(&s);
-    elsewhere.post(s.url("/api/auth/login")).json(&json!({"username": "leaving_user", "password": "123456"})).send().await.unwrap();
+    elsewhere
+        .post(s.url("/api/auth/login"))
+        .json(&json!({"username": "leaving_user", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(elsewhere.get(s.url("/api/auth/user")).send().await.unwrap().status(), StatusCode::OK);
     let res = b.delete(s.url(&format!("/api/admin/users/{victim}"))).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
@@ -267,7 +362,8 @@ async fn a_signed_in_admin_user_is_an_admin_and_deleting_a_user_ends_their_sessi
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 
     // Suspending signs the user out everywhere too.
-    let res = b.patch(s.url(&format!("/api/admin/users/{boss}"))).json(&json!({"isActive": false})).send().await.unwrap();
+    let res =
+        b.patch(s.url(&format!("/api/admin/users/{boss}"))).json(&json!({"isActive": false})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CONFLICT, "the only admin cannot suspend themselves");
 }
 
@@ -292,7 +388,10 @@ async fn dashboard_logs_health_and_backup_are_real() {
     }
 
     let logs = json(admin(c.get(s.url("/api/admin/app-logs"))).send().await.unwrap()).await;
-    assert!(logs["logs"].as_array().unwrap().iter().any(|l| l["message"].as_str().unwrap().contains("account created")), "{logs}");
+    assert!(
+        logs["logs"].as_array().unwrap().iter().any(|l| l["message"].as_str().unwrap().contains("account created")),
+        "{logs}"
+    );
     let ex = json(admin(c.get(s.url("/api/admin/exceptions"))).send().await.unwrap()).await;
     assert_eq!(ex["errors"], 0);
     assert!(ex["info"].as_u64().unwrap() > 0);
@@ -320,7 +419,11 @@ async fn dashboard_logs_health_and_backup_are_real() {
     let conn = rusqlite::Connection::open(&file).unwrap();
     let users: i64 = conn.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0)).unwrap();
     assert_eq!(users, 1);
-    let leftovers: Vec<_> = std::fs::read_dir(&s.data_dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(".backup")).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(&s.data_dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".backup"))
+        .collect();
     assert!(leftovers.is_empty(), "temporary backup files left behind");
 
     let page = json(admin(c.get(s.url("/api/admin/login-logs?page=1&pageSize=1"))).send().await.unwrap()).await;
@@ -342,6 +445,7 @@ async fn admin_key_command_prints_one_key() {
     assert_eq!(out.trim().lines().count(), 1);
     assert!(out.trim().starts_with("fha_") && out.trim().len() >= 44);
     let conn = rusqlite::Connection::open(data.join("fanhub.db")).unwrap();
-    let (name, source): (String, String) = conn.query_row("SELECT name, source FROM admin_keys", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    let (name, source): (String, String) =
+        conn.query_row("SELECT name, source FROM admin_keys", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
     assert_eq!((name.as_str(), source.as_str()), ("ops", "cli"));
 }

@@ -13,7 +13,9 @@ fn version_prints_the_version() {
 
 #[test]
 fn bad_flags_exit_2_with_one_line() {
-    for args in [vec!["--no-such-flag"], vec!["serve", "--addr", "not-an-address"], vec!["--trusted-proxy", "10.0.0.0/99"]] {
+    for args in
+        [vec!["--no-such-flag"], vec!["serve", "--addr", "not-an-address"], vec!["--trusted-proxy", "10.0.0.0/99"]]
+    {
         let (code, out, err) = run(&args, None);
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty());

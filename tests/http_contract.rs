@@ -10,7 +10,17 @@ use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_
 async fn known_routes_get_the_shell_and_unknown_paths_get_it_with_404() {
     let server = Server::start();
     let c = client();
-    for path in ["/", "/commands", "/guides", "/community", "/login", "/admin", "/admin-access", "/generate-key", "/admin?key=abc"] {
+    for path in [
+        "/",
+        "/commands",
+        "/guides",
+        "/community",
+        "/login",
+        "/admin",
+        "/admin-access",
+        "/generate-key",
+        "/admin?key=abc",
+    ] {
         let res = c.get(server.url(path)).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{path}");
         assert_eq!(res.headers()[CACHE_CONTROL], "no-cache");
@@ -145,7 +155,8 @@ async fn oversized_urls_headers_and_bodies_are_refused_with_json() {
     assert!(json(res).await["error"].is_string());
 
     let body = format!("{{\"path\":\"{}\"}}", "c".repeat(70 * 1024));
-    let res = c.post(server.url("/api/pageview")).header(CONTENT_TYPE, "application/json").body(body).send().await.unwrap();
+    let res =
+        c.post(server.url("/api/pageview")).header(CONTENT_TYPE, "application/json").body(body).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
     assert!(json(res).await["error"].is_string());
 }
@@ -165,7 +176,15 @@ async fn openapi_document_lists_the_endpoints() {
     let server = Server::start();
     let doc = json(client().get(server.url("/api/openapi.json")).send().await.unwrap()).await;
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
-    for path in ["/api/site", "/api/commands", "/api/commands/popular", "/api/guides", "/api/health", "/api/stats", "/api/admin/active-banner"] {
+    for path in [
+        "/api/site",
+        "/api/commands",
+        "/api/commands/popular",
+        "/api/guides",
+        "/api/health",
+        "/api/stats",
+        "/api/admin/active-banner",
+    ] {
         assert!(doc["paths"][path].is_object(), "{path} missing from the OpenAPI document");
     }
 }

@@ -10,7 +10,19 @@ use reqwest::StatusCode;
 async fn site_settings_come_from_the_site_file() {
     let server = Server::start();
     let site = json(client().get(server.url("/api/site")).send().await.unwrap()).await;
-    for key in ["name", "tagline", "links", "hero", "features", "creatorVideos", "clan", "defaultBanner", "factions", "permissions", "selectors"] {
+    for key in [
+        "name",
+        "tagline",
+        "links",
+        "hero",
+        "features",
+        "creatorVideos",
+        "clan",
+        "defaultBanner",
+        "factions",
+        "permissions",
+        "selectors",
+    ] {
         assert!(!site[key].is_null(), "{key} missing");
     }
     assert_eq!(site["features"].as_array().unwrap().len(), 6);
@@ -28,7 +40,10 @@ async fn another_site_file_makes_it_another_games_site() {
     let custom = bundled.replacen(first_name, "name = \"Other Game Fans\"", 1);
     let path = dir.path().join("site.toml");
     std::fs::write(&path, custom).unwrap();
-    let server = Server::launch(common::Launch { args: vec!["--site".into(), path.display().to_string()], ..Default::default() });
+    let server = Server::launch(common::Launch {
+        args: vec!["--site".into(), path.display().to_string()],
+        ..Default::default()
+    });
     let site = json(client().get(server.url("/api/site")).send().await.unwrap()).await;
     assert_eq!(site["name"], "Other Game Fans");
 }

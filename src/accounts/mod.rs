@@ -117,7 +117,12 @@ pub(crate) async fn register(
     }
     let taken = || ApiError::conflict("That username is taken").with_message("Choose another username.");
     let lookup = username.clone();
-    if state.db.read(move |c| Ok(c.query_row("SELECT 1 FROM users WHERE username = ?1", [lookup], |_| Ok(())).optional()?)).await?.is_some() {
+    if state
+        .db
+        .read(move |c| Ok(c.query_row("SELECT 1 FROM users WHERE username = ?1", [lookup], |_| Ok(())).optional()?))
+        .await?
+        .is_some()
+    {
         return Err(taken());
     }
     let hash = state.hasher.hash(body.password).await?;
@@ -129,7 +134,9 @@ pub(crate) async fn register(
                 params![username, hash, now_ms()],
             );
             match inserted {
-                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => Err(taken()),
+                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => {
+                    Err(taken())
+                }
                 other => other.map_err(ApiError::from),
             }?;
             find_user(tx, tx.last_insert_rowid())?.ok_or_else(|| ApiError::internal("new user vanished"))
@@ -167,7 +174,8 @@ pub(crate) async fn login(
     let ip = loggable_ip(&client, &headers);
     let ua = headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
     let username = body.username.trim().to_string();
-    let limited = state.auth_limiter.check(Guarded::Login, client.ip).and_then(|_| state.login_throttle.check(&username));
+    let limited =
+        state.auth_limiter.check(Guarded::Login, client.ip).and_then(|_| state.login_throttle.check(&username));
     if let Err(e) = limited {
         let (u, i, a) = (username.clone(), ip.clone(), ua.clone());
         state.db.write(move |tx| log_attempt(tx, &u, &i, &a, "rate_limited")).await?;
@@ -225,7 +233,9 @@ pub(crate) async fn login(
             res.headers_mut().append(header::SET_COOKIE, hint);
             Ok(res)
         }
-        ("suspended", _, _) => Err(ApiError::forbidden("This account is suspended.").with_message("Ask an admin to reactivate it.")),
+        ("suspended", _, _) => {
+            Err(ApiError::forbidden("This account is suspended.").with_message("Ask an admin to reactivate it."))
+        }
         _ => Err(ApiError::unauthorized("Invalid username or password")),
     }
 }

@@ -16,7 +16,11 @@ pub const PASSES: u32 = 2;
 pub const LANES: u32 = 1;
 
 fn argon2() -> Argon2<'static> {
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::new(MEMORY_KIB, PASSES, LANES, None).expect("valid params"))
+    Argon2::new(
+        Algorithm::Argon2id,
+        Version::V0x13,
+        Params::new(MEMORY_KIB, PASSES, LANES, None).expect("valid params"),
+    )
 }
 
 /// A hash to verify against when the username does not exist, so that both cases take as long.
@@ -53,7 +57,9 @@ impl Hasher {
 
     pub async fn verify(&self, password: String, phc: Option<String>) -> Result<bool, ApiError> {
         let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
-        tokio::task::spawn_blocking(move || verify_blocking(&password, phc.as_deref())).await.map_err(ApiError::internal)
+        tokio::task::spawn_blocking(move || verify_blocking(&password, phc.as_deref()))
+            .await
+            .map_err(ApiError::internal)
     }
 }
 

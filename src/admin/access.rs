@@ -54,7 +54,8 @@ pub(crate) async fn verify_key(
         .inspect_err(|e| tracing::warn!("admin key refused from {}: {}", client.ip, e.body.error))?;
     tracing::info!("admin session opened from {}", client.ip);
     let mut res = JsonOut(serde_json::json!({"success": true})).into_response();
-    res.headers_mut().append(header::SET_COOKIE, cookies::session(ADMIN_COOKIE, &token, ADMIN_SESSION_SECS, client.https));
+    res.headers_mut()
+        .append(header::SET_COOKIE, cookies::session(ADMIN_COOKIE, &token, ADMIN_SESSION_SECS, client.https));
     res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::ADMIN_HINT, ADMIN_SESSION_SECS, client.https));
     Ok(res)
 }
@@ -115,7 +116,8 @@ pub(crate) async fn create_lifetime_key(
     let ip = client.ip;
     let key = state.db.write(move |tx| keys::create(tx, &format!("Lifetime key for {ip}"), "phrase", Some(ip))).await?;
     tracing::info!("lifetime admin key created for {ip}");
-    Ok((StatusCode::CREATED, JsonOut(serde_json::json!({"success": true, "key": key, "ip": ip.to_string()}))).into_response())
+    Ok((StatusCode::CREATED, JsonOut(serde_json::json!({"success": true, "key": key, "ip": ip.to_string()})))
+        .into_response())
 }
 
 /// A key straight away, but only for a browser on the server itself (loopback, no proxy).
@@ -150,7 +152,10 @@ pub(crate) async fn list_keys(State(state): State<AppState>) -> Result<JsonOut<K
 /// Revoke a key and end its admin sessions.
 #[utoipa::path(delete, path = "/api/admin/keys/{id}", tag = "admin", params(("id" = i64, Path)),
     responses((status = 200, description = "{success: true}"), (status = 404, description = "No such key")))]
-pub(crate) async fn revoke_key(State(state): State<AppState>, Path(id): Path<i64>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+pub(crate) async fn revoke_key(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<JsonOut<serde_json::Value>, ApiError> {
     if !state.db.write(move |tx| keys::revoke(tx, id)).await? {
         return Err(ApiError::not_found("No such admin key."));
     }

@@ -54,16 +54,16 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap, client: &ClientIp) -
         }
         return Ok(Some(Admin { via: AdminVia::Key, user_id: None }));
     }
-    if let Some(token) = cookies::get(headers, ADMIN_COOKIE).filter(|t| t.len() == 64) {
-        if let Some(record) = state.db.read(move |c| keys::session_key(c, &token)).await? {
-            bound_check(&record, client)?;
-            return Ok(Some(Admin { via: AdminVia::Session, user_id: None }));
-        }
+    if let Some(token) = cookies::get(headers, ADMIN_COOKIE).filter(|t| t.len() == 64)
+        && let Some(record) = state.db.read(move |c| keys::session_key(c, &token)).await?
+    {
+        bound_check(&record, client)?;
+        return Ok(Some(Admin { via: AdminVia::Session, user_id: None }));
     }
-    if let Some(user) = crate::accounts::sessions::signed_in(state, headers).await? {
-        if user.role == "admin" {
-            return Ok(Some(Admin { via: AdminVia::User, user_id: Some(user.id) }));
-        }
+    if let Some(user) = crate::accounts::sessions::signed_in(state, headers).await?
+        && user.role == "admin"
+    {
+        return Ok(Some(Admin { via: AdminVia::User, user_id: Some(user.id) }));
     }
     Ok(None)
 }

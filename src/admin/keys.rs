@@ -64,7 +64,11 @@ pub fn create(conn: &Connection, name: &str, source: &str, bound_ip: Option<IpAd
 
 pub fn find(conn: &Connection, key: &str) -> Result<Option<KeyRecord>, ApiError> {
     Ok(conn
-        .query_row(&format!("SELECT {KEY_COLUMNS} FROM admin_keys k WHERE k.key_hash = ?1"), [sha256(key.trim())], key_from_row)
+        .query_row(
+            &format!("SELECT {KEY_COLUMNS} FROM admin_keys k WHERE k.key_hash = ?1"),
+            [sha256(key.trim())],
+            key_from_row,
+        )
         .optional()?)
 }
 

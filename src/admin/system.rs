@@ -128,7 +128,10 @@ pub struct LoginLogPage {
 /// Sign-in attempts, newest first, paged (pageSize 1-100, default 25).
 #[utoipa::path(get, path = "/api/admin/login-logs", tag = "admin", params(("page" = Option<i64>, Query), ("pageSize" = Option<i64>, Query)),
     responses((status = 200, body = LoginLogPage), (status = 400, description = "Bad paging")))]
-pub(crate) async fn login_logs(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Result<JsonOut<LoginLogPage>, ApiError> {
+pub(crate) async fn login_logs(
+    State(state): State<AppState>,
+    Query(q): Query<PageQuery>,
+) -> Result<JsonOut<LoginLogPage>, ApiError> {
     let page = q.page.unwrap_or(1);
     let page_size = q.page_size.unwrap_or(25);
     if page < 1 || !(1..=100).contains(&page_size) {
@@ -207,7 +210,9 @@ pub struct HealthChecks {
 pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<HealthChecks>, ApiError> {
     let db = state.db.read(|c| Ok(c.query_row("PRAGMA quick_check", [], |r| r.get::<_, String>(0))?)).await;
     let database = match db {
-        Ok(s) if s == "ok" => HealthCheck { name: "Database", status: "ok", detail: "SQLite answers; quick check passed".into() },
+        Ok(s) if s == "ok" => {
+            HealthCheck { name: "Database", status: "ok", detail: "SQLite answers; quick check passed".into() }
+        }
         Ok(s) => HealthCheck { name: "Database", status: "error", detail: format!("quick check: {s}") },
         Err(e) => HealthCheck { name: "Database", status: "error", detail: e.body.error },
     };
@@ -230,7 +235,11 @@ pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<Heal
             database,
             data_dir,
             configured("Discord Bot", "FANHUB_DISCORD_TOKEN", "reading update channels"),
-            HealthCheck { name: "Roblox API", status: "not_configured", detail: "no Roblox lookups are made by this version".into() },
+            HealthCheck {
+                name: "Roblox API",
+                status: "not_configured",
+                detail: "no Roblox lookups are made by this version".into(),
+            },
             configured("Webhooks", "FANHUB_DISCORD_PUBLIC_KEY", "the Discord interactions endpoint"),
         ],
     }))
@@ -262,7 +271,10 @@ pub(crate) async fn get_settings(State(state): State<AppState>) -> Result<JsonOu
 /// Save the default banner's colours (#rrggbb each).
 #[utoipa::path(put, path = "/api/admin/settings", tag = "admin", request_body = BannerSettings,
     responses((status = 200, description = "{success, banner}"), (status = 400, description = "Not a colour")))]
-pub(crate) async fn put_settings(State(state): State<AppState>, Json(body): Json<BannerSettings>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+pub(crate) async fn put_settings(
+    State(state): State<AppState>,
+    Json(body): Json<BannerSettings>,
+) -> Result<JsonOut<serde_json::Value>, ApiError> {
     body.banner.validate().map_err(|e| ApiError::bad_request("Colours must look like #7c3aed.").with_message(e))?;
     let colors = body.banner.clone();
     state.db.write(move |tx| settings::set(tx, COLORS_KEY, &colors)).await?;

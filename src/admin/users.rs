@@ -40,7 +40,9 @@ pub struct UserChange {
 }
 
 fn other_active_admins(conn: &Connection, id: i64) -> Result<i64, ApiError> {
-    Ok(conn.query_row("SELECT COUNT(*) FROM users WHERE role = 'admin' AND is_active = 1 AND id <> ?1", [id], |r| r.get(0))?)
+    Ok(conn.query_row("SELECT COUNT(*) FROM users WHERE role = 'admin' AND is_active = 1 AND id <> ?1", [id], |r| {
+        r.get(0)
+    })?)
 }
 
 const LAST_ADMIN: &str = "The last active admin cannot be demoted, suspended or deleted.";
@@ -50,13 +52,14 @@ pub fn apply_change(conn: &Connection, id: i64, change: &UserChange) -> Result<U
     if change.role.is_none() && change.is_active.is_none() {
         return Err(ApiError::bad_request("Nothing to change: send role and/or isActive."));
     }
-    if let Some(role) = &change.role {
-        if !ROLES.contains(&role.as_str()) {
-            return Err(ApiError::field("role", "Role must be user, moderator or admin."));
-        }
+    if let Some(role) = &change.role
+        && !ROLES.contains(&role.as_str())
+    {
+        return Err(ApiError::field("role", "Role must be user, moderator or admin."));
     }
     let user = find_user(conn, id)?.ok_or_else(|| ApiError::not_found("No such user."))?;
-    let stays_admin = change.role.as_deref().unwrap_or(&user.role) == "admin" && change.is_active.unwrap_or(user.is_active);
+    let stays_admin =
+        change.role.as_deref().unwrap_or(&user.role) == "admin" && change.is_active.unwrap_or(user.is_active);
     if user.role == "admin" && user.is_active && !stays_admin && other_active_admins(conn, id)? == 0 {
         return Err(ApiError::conflict(LAST_ADMIN));
     }
@@ -113,7 +116,10 @@ pub(crate) async fn suspend(
 /// Delete a user with their sessions, ratings and favorites.
 #[utoipa::path(delete, path = "/api/admin/users/{id}", tag = "admin", params(("id" = i64, Path)),
     responses((status = 200, description = "{success: true}"), (status = 404, description = "No such user"), (status = 409, description = "Last active admin")))]
-pub(crate) async fn remove(State(state): State<AppState>, Path(id): Path<i64>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+pub(crate) async fn remove(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<JsonOut<serde_json::Value>, ApiError> {
     let name = state
         .db
         .write(move |tx| {

@@ -165,7 +165,8 @@ fn validate(commands: &[CommandDef]) -> Result<(), String> {
 /// Ratings and favorites per command, from the database.
 pub fn load_scores(conn: &Connection) -> Result<HashMap<u32, Score>, ApiError> {
     let mut scores: HashMap<u32, Score> = HashMap::new();
-    let mut stmt = conn.prepare_cached("SELECT command_id, AVG(rating), COUNT(*) FROM command_ratings GROUP BY command_id")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT command_id, AVG(rating), COUNT(*) FROM command_ratings GROUP BY command_id")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, f64>(1)?, r.get::<_, u32>(2)?)))?;
     for row in rows {
         let (id, avg, count) = row?;
@@ -173,9 +174,8 @@ pub fn load_scores(conn: &Connection) -> Result<HashMap<u32, Score>, ApiError> {
         s.avg_rating = avg;
         s.rating_count = count;
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT item_id, COUNT(*) FROM favorites WHERE item_type = 'command' GROUP BY item_id",
-    )?;
+    let mut stmt =
+        conn.prepare_cached("SELECT item_id, COUNT(*) FROM favorites WHERE item_type = 'command' GROUP BY item_id")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, u32>(1)?)))?;
     for row in rows {
         let (id, count) = row?;
@@ -186,7 +186,7 @@ pub fn load_scores(conn: &Connection) -> Result<HashMap<u32, Score>, ApiError> {
 
 /// Re-reads the scores and rebuilds the served lists (after a rating or favorite changes).
 pub async fn refresh_scores(state: &AppState) -> Result<(), ApiError> {
-    let scores = state.db.read(|conn| load_scores(conn)).await?;
+    let scores = state.db.read(load_scores).await?;
     state.commands.apply_scores(&scores);
     Ok(())
 }

@@ -24,7 +24,11 @@ pub struct Favorite {
 }
 
 fn same_user(claimed: i64, signed_in: i64) -> Result<(), ApiError> {
-    if claimed == signed_in { Ok(()) } else { Err(ApiError::forbidden("You can only change your own favorites and ratings.")) }
+    if claimed == signed_in {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden("You can only change your own favorites and ratings."))
+    }
 }
 
 async fn favorites_of(state: &AppState, user_id: i64) -> Result<Vec<Favorite>, ApiError> {
@@ -35,7 +39,9 @@ async fn favorites_of(state: &AppState, user_id: i64) -> Result<Vec<Favorite>, A
                 "SELECT user_id, item_type, item_id FROM favorites WHERE user_id = ?1 ORDER BY created_at DESC",
             )?;
             let rows = stmt
-                .query_map([user_id], |r| Ok(Favorite { user_id: r.get(0)?, item_type: r.get(1)?, item_id: r.get(2)? }))?
+                .query_map([user_id], |r| {
+                    Ok(Favorite { user_id: r.get(0)?, item_type: r.get(1)?, item_id: r.get(2)? })
+                })?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         })
@@ -44,7 +50,10 @@ async fn favorites_of(state: &AppState, user_id: i64) -> Result<Vec<Favorite>, A
 
 /// The signed-in user's favorites.
 #[utoipa::path(get, path = "/api/favorites", tag = "commands", responses((status = 200, body = Vec<Favorite>), (status = 401, description = "Not signed in")))]
-pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
     let user = require_user(&state, &headers).await?;
     Ok(JsonOut(favorites_of(&state, user.id).await?))
 }
@@ -65,7 +74,11 @@ pub(crate) async fn list_for(
 /// Add a command to your favorites.
 #[utoipa::path(post, path = "/api/favorites", tag = "commands", request_body = Favorite,
     responses((status = 201, body = Favorite), (status = 400, description = "Unknown item type"), (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
-pub(crate) async fn add(State(state): State<AppState>, headers: HeaderMap, Json(body): Json<Favorite>) -> Result<Response, ApiError> {
+pub(crate) async fn add(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Json(body): Json<Favorite>,
+) -> Result<Response, ApiError> {
     let user = require_user(&state, &headers).await?;
     same_user(body.user_id, user.id)?;
     if body.item_type != "command" {
@@ -103,7 +116,10 @@ pub(crate) async fn remove(
     state
         .db
         .write(move |tx| {
-            tx.execute("DELETE FROM favorites WHERE user_id = ?1 AND item_type = 'command' AND item_id = ?2", params![user_id, command_id])?;
+            tx.execute(
+                "DELETE FROM favorites WHERE user_id = ?1 AND item_type = 'command' AND item_id = ?2",
+                params![user_id, command_id],
+            )?;
             Ok(())
         })
         .await?;

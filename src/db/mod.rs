@@ -49,7 +49,11 @@ impl Db {
         configure(&writer).map_err(MigrationError::Open)?;
         migrations::apply(&mut writer)?;
         Ok(Self {
-            inner: Arc::new(DbInner { path: path.to_owned(), writer: Mutex::new(writer), readers: Mutex::new(Vec::new()) }),
+            inner: Arc::new(DbInner {
+                path: path.to_owned(),
+                writer: Mutex::new(writer),
+                readers: Mutex::new(Vec::new()),
+            }),
         })
     }
 
@@ -92,7 +96,10 @@ impl Db {
         run_blocking(move || db.write_blocking(f)).await
     }
 
-    pub fn write_blocking<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T, ApiError>) -> Result<T, ApiError> {
+    pub fn write_blocking<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
         let mut conn = self.inner.writer.lock().unwrap_or_else(|p| p.into_inner());
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let value = f(&tx)?;
@@ -134,7 +141,9 @@ pub fn backup_connection_to(conn: &Connection, dest: &Path) -> Result<(), ApiErr
     })
 }
 
-async fn run_blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, ApiError> + Send + 'static) -> Result<T, ApiError> {
+async fn run_blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::internal(format!("blocking task: {e}")))?
 }
 

@@ -109,7 +109,8 @@ mod tests {
 
     #[test]
     fn bad_difficulty_is_named() {
-        let text = "[[guide]]\nid = 3\ntitle = \"T\"\ncontent = \"c\"\ncategory = \"Beginner\"\ndifficulty = \"hard\"\n";
+        let text =
+            "[[guide]]\nid = 3\ntitle = \"T\"\ncontent = \"c\"\ncategory = \"Beginner\"\ndifficulty = \"hard\"\n";
         let err = Library::from_toml("g.toml", text).err().unwrap().to_string();
         assert!(err.contains("g.toml") && err.contains("guide #1 (id 3") && err.contains("difficulty"), "{err}");
     }

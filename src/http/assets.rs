@@ -129,12 +129,8 @@ fn content_type_for(path: &str) -> HeaderValue {
 
 /// True when the client accepts `coding` with a non-zero quality.
 fn accepts(request: &HeaderMap, coding: &str) -> bool {
-    request
-        .get_all(header::ACCEPT_ENCODING)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|item| {
+    request.get_all(header::ACCEPT_ENCODING).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(
+        |item| {
             let mut parts = item.split(';');
             let name = parts.next().unwrap_or("").trim();
             let q = parts
@@ -143,7 +139,8 @@ fn accepts(request: &HeaderMap, coding: &str) -> bool {
                 .next()
                 .unwrap_or(1.0);
             name.eq_ignore_ascii_case(coding) && q > 0.0
-        })
+        },
+    )
 }
 
 fn preferred_encoding(request: &HeaderMap) -> Encoding {

@@ -60,10 +60,8 @@ impl CachedJson {
 }
 
 pub fn respond_json(body: &JsonBody, request_headers: &HeaderMap) -> Response {
-    let cache_headers = [
-        (header::ETAG, body.etag.clone()),
-        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-    ];
+    let cache_headers =
+        [(header::ETAG, body.etag.clone()), (header::CACHE_CONTROL, HeaderValue::from_static("no-cache"))];
     if if_none_match_hits(request_headers, &body.etag) {
         return (StatusCode::NOT_MODIFIED, cache_headers).into_response();
     }
@@ -96,7 +94,10 @@ mod tests {
     fn if_none_match_accepts_lists_and_weak_tags() {
         let tag = etag_of(b"x");
         let mut h = HeaderMap::new();
-        h.insert(header::IF_NONE_MATCH, HeaderValue::from_str(&format!("\"zz\", W/{}", tag.to_str().unwrap())).unwrap());
+        h.insert(
+            header::IF_NONE_MATCH,
+            HeaderValue::from_str(&format!("\"zz\", W/{}", tag.to_str().unwrap())).unwrap(),
+        );
         assert!(if_none_match_hits(&h, &tag));
         h.insert(header::IF_NONE_MATCH, HeaderValue::from_static("\"other\""));
         assert!(!if_none_match_hits(&h, &tag));

@@ -46,10 +46,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        axum::extract::Query::<T>::from_request_parts(parts, state)
-            .await
-            .map(|q| Query(q.0))
-            .map_err(|e: QueryRejection| ApiError::bad_request("The query string is not valid.").with_message(e.body_text()))
+        axum::extract::Query::<T>::from_request_parts(parts, state).await.map(|q| Query(q.0)).map_err(
+            |e: QueryRejection| ApiError::bad_request("The query string is not valid.").with_message(e.body_text()),
+        )
     }
 }
 

@@ -3,8 +3,8 @@
 mod visits;
 
 use axum::Router;
-use axum::extract::State;
 use axum::body::Bytes;
+use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use axum::http::header::USER_AGENT;
 use axum::http::{HeaderMap, StatusCode};
@@ -59,7 +59,8 @@ pub(crate) async fn record_pageview(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<StatusCode, ApiError> {
     let body = body.map_err(|e| ApiError::new(e.status(), "The request body is too large."))?;
-    let view: PageView = serde_json::from_slice(&body).map_err(|_| ApiError::bad_request("Send {\"path\": \"/page\"}."))?;
+    let view: PageView =
+        serde_json::from_slice(&body).map_err(|_| ApiError::bad_request("Send {\"path\": \"/page\"}."))?;
     if !crate::http::spa::is_known_route(&view.path) {
         return Err(ApiError::bad_request("That is not a page of this site."));
     }

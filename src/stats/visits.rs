@@ -87,7 +87,10 @@ fn current_salt(conn: &Connection) -> Result<(String, [u8; 32]), ApiError> {
         Some(s) => s,
         None => {
             let s: [u8; 32] = rand::random();
-            conn.execute("INSERT OR REPLACE INTO visitor_salts (month, salt) VALUES (?1, ?2)", params![month, s.to_vec()])?;
+            conn.execute(
+                "INSERT OR REPLACE INTO visitor_salts (month, salt) VALUES (?1, ?2)",
+                params![month, s.to_vec()],
+            )?;
             s
         }
     };

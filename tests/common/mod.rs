@@ -17,16 +17,11 @@ pub struct Server {
     stderr: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
+#[derive(Default)]
 pub struct Launch {
     pub args: Vec<String>,
     pub envs: Vec<(String, String)>,
     pub data_dir: Option<PathBuf>,
-}
-
-impl Default for Launch {
-    fn default() -> Self {
-        Self { args: vec![], envs: vec![], data_dir: None }
-    }
 }
 
 impl Server {
@@ -35,7 +30,10 @@ impl Server {
     }
 
     pub fn with_env(envs: &[(&str, &str)]) -> Self {
-        Self::launch(Launch { envs: envs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Default::default() })
+        Self::launch(Launch {
+            envs: envs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            ..Default::default()
+        })
     }
 
     pub fn launch(launch: Launch) -> Self {
@@ -76,10 +74,13 @@ impl Server {
             }
             for _ in lines {}
         });
-        let line = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| {
-            panic!("fanhub did not start; stderr:\n{}", stderr_text.lock().unwrap())
-        });
-        let base = line.strip_prefix("fanhub listening on ").unwrap_or_else(|| panic!("unexpected first line {line:?}")).to_string();
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("fanhub did not start; stderr:\n{}", stderr_text.lock().unwrap()));
+        let base = line
+            .strip_prefix("fanhub listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
         Self { base, child: Some(child), data_dir, _dir: dir, stderr: stderr_text }
     }
 
