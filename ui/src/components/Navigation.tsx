@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { ExternalLink, Gamepad2, Menu, MessageCircle, Shield, ShieldAlert } from 'lucide-react';
+import { ExternalLink, Gamepad2, Menu, MessageCircle, Shield, ShieldAlert, UserRound } from 'lucide-react';
+import { useCurrentUser } from '../lib/auth';
 import { useSite } from '../lib/site';
 import { NAV_ITEMS, isActivePath } from './NavItems';
 import { Dialog } from './ui/Dialog';
@@ -22,6 +23,7 @@ const linkBase =
 export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: NavigationProps) {
   const [location] = useLocation();
   const { data: site } = useSite();
+  const { data: user } = useCurrentUser();
   const close = () => onMenuOpenChange(false);
 
   const navLinks = (vertical: boolean) =>
@@ -47,9 +49,23 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
       );
     });
 
+  // Sign in (or the signed-in user's name): the way to an account, for favorites and ratings.
+  const accountLink = (vertical: boolean) => (
+    <Link
+      href="/login"
+      onClick={vertical ? close : undefined}
+      aria-current={isActivePath('/login', location) ? 'page' : undefined}
+      className={cn(linkBase, 'text-slate-300', vertical && 'w-full py-3', isActivePath('/login', location) && 'bg-slate-800')}
+    >
+      <UserRound size={16} aria-hidden="true" />
+      <span className={vertical ? undefined : 'max-w-32 truncate max-xl:sr-only'}>{user ? user.username : 'Sign in'}</span>
+    </Link>
+  );
+
   const adminLink = (vertical: boolean) => (
-    <a
+    <Link
       href="/admin"
+      onClick={vertical ? close : undefined}
       className={cn(
         linkBase,
         'text-red-400 hover:bg-red-950/60 hover:text-red-300',
@@ -59,7 +75,7 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
     >
       <ShieldAlert size={16} aria-hidden="true" />
       Admin
-    </a>
+    </Link>
   );
 
   return (
@@ -101,6 +117,7 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
               </a>
             </>
           )}
+          {accountLink(false)}
           {adminLink(false)}
         </div>
 
@@ -147,6 +164,7 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
               </a>
             </>
           )}
+          {accountLink(true)}
           {adminLink(true)}
           {site && (
             <a href={site.madeBy.url} {...EXTERNAL} className="mt-3 px-3 text-xs text-slate-400 hover:text-slate-200">
