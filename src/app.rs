@@ -70,3 +70,53 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
     }
     state.bundle.shell_response(status, req.headers())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::net::SocketAddr;
+
+    use axum::body::Body;
+    use axum::extract::connect_info::MockConnectInfo;
+    use axum::http::Request;
+    use axum::routing::get;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    use super::*;
+    use crate::config::{Options, Secrets};
+    use crate::logging::{self, LogBuffer};
+
+    #[tokio::test]
+    async fn internal_errors_carry_the_request_id_and_are_logged_without_the_cause() {
+        let dir = tempfile::tempdir().unwrap();
+        let logs = LogBuffer::default();
+        logging::init(logs.clone());
+        let options = Options {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            data_dir: dir.path().to_path_buf(),
+            temp: false,
+            site: None,
+            trusted_proxies: vec![],
+        };
+        let state =
+            crate::server::build_state(options, Secrets::default(), dir.path().to_path_buf(), logs.clone()).unwrap();
+        let app = Router::new()
+            .route("/boom", get(|| async { ApiError::internal("disk on fire at /secret/path") }))
+            .layer(from_fn_with_state(state.clone(), middleware::request_context))
+            .with_state(state)
+            .layer(MockConnectInfo(SocketAddr::from(([127, 0, 0, 1], 4000))));
+        let res = app.oneshot(Request::get("/boom").body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let id = res.headers()["x-request-id"].to_str().unwrap().to_string();
+        let body = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert!(json["error"].is_string());
+        assert!(json["message"].as_str().unwrap().contains(&id), "{body}");
+        assert!(!body.contains("disk on fire") && !body.contains("/secret/path"), "the cause must not leak: {body}");
+        let logged = logs.recent(50);
+        assert!(
+            logged.iter().any(|r| r.level == "ERROR" && r.message.contains(&id) && r.message.contains("disk on fire"))
+        );
+        assert!(logs.counts().errors >= 1);
+    }
+}

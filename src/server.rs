@@ -18,6 +18,7 @@ use crate::{app, banner, commands, guides, health, site, stats};
 
 const STATS_INTERVAL: Duration = Duration::from_secs(5);
 const HEALTH_INTERVAL: Duration = Duration::from_secs(10);
+const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(3600);
 
 /// Why the server could not start: a one-line message for the operator.
 #[derive(Debug, thiserror::Error)]
@@ -125,7 +126,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
         }
     });
-    let health_state = state;
+    let health_state = state.clone();
     let health_task = tokio::spawn(async move {
         let mut tick = tokio::time::interval(HEALTH_INTERVAL);
         loop {
@@ -136,5 +137,21 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             health_state.challenges.prune();
         }
     });
-    vec![stats_task, health_task]
+    let maintenance_state = state.clone();
+    let maintenance_task = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(MAINTENANCE_INTERVAL);
+        loop {
+            tick.tick().await;
+            let pruned = maintenance_state
+                .db
+                .write(|tx| Ok(crate::admin::keys::prune_expired(tx)? + crate::admin::keys::prune_login_logs(tx)?))
+                .await;
+            match pruned {
+                Ok(0) => {}
+                Ok(n) => tracing::info!("maintenance: removed {n} expired sessions and old login log rows"),
+                Err(e) => tracing::warn!("maintenance failed: {e}"),
+            }
+        }
+    });
+    vec![stats_task, health_task, maintenance_task]
 }

@@ -119,6 +119,14 @@ pub fn prune_expired(conn: &Connection) -> Result<usize, ApiError> {
     Ok(a + b)
 }
 
+/// How long login log rows are kept.
+pub const LOGIN_LOG_DAYS: i64 = 180;
+
+pub fn prune_login_logs(conn: &Connection) -> Result<usize, ApiError> {
+    let cutoff = now_ms() - LOGIN_LOG_DAYS * 24 * 3600 * 1000;
+    Ok(conn.execute("DELETE FROM login_logs WHERE created_at < ?1", [cutoff])?)
+}
+
 pub const CHALLENGE_TTL: Duration = Duration::from_secs(5 * 60);
 
 /// Challenges of the secret-phrase flow: single use, five minutes, bound to the asking IP.
