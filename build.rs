@@ -13,7 +13,7 @@ use std::time::SystemTime;
 
 const UI_INPUTS: &[&str] = &[
     "ui/src",
-    "ui/public",
+    "assets",
     "ui/index.html",
     "ui/package.json",
     "ui/package-lock.json",
@@ -68,7 +68,10 @@ fn npm_ci_if_needed(ui: &Path) {
     if modified(&ui.join("node_modules/.package-lock.json")).is_some_and(|installed| installed >= lock) {
         return;
     }
-    run(Command::new(npm()).args(["ci", "--no-audit", "--no-fund"]).current_dir(ui), "npm ci (installing the UI's packages)");
+    run(
+        Command::new(npm()).args(["ci", "--no-audit", "--no-fund"]).current_dir(ui),
+        "npm ci (installing the UI's packages)",
+    );
 }
 
 fn ui_is_stale(root: &Path, index: &Path) -> bool {
@@ -86,12 +89,7 @@ fn newest(path: &Path) -> SystemTime {
     if !meta.is_dir() {
         return own;
     }
-    std::fs::read_dir(path)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| newest(&e.path()))
-        .fold(own, SystemTime::max)
+    std::fs::read_dir(path).into_iter().flatten().flatten().map(|e| newest(&e.path())).fold(own, SystemTime::max)
 }
 
 fn run(cmd: &mut Command, what: &str) {
@@ -99,7 +97,9 @@ fn run(cmd: &mut Command, what: &str) {
         Ok(status) if status.success() => {}
         Ok(status) => panic!("{what} failed with {status}; run it in ui/ to see why"),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            panic!("{what}: npm was not found. Install Node.js 20+ and npm, or set FANHUB_SKIP_UI=1 for a debug build without the UI")
+            panic!(
+                "{what}: npm was not found. Install Node.js 20+ and npm, or set FANHUB_SKIP_UI=1 for a debug build without the UI"
+            )
         }
         Err(e) => panic!("{what}: cannot run npm: {e}"),
     }

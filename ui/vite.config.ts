@@ -5,6 +5,8 @@ import tailwindcss from '@tailwindcss/vite';
 
 export default defineConfig({
   plugins: [preact(), tailwindcss()],
+  // Files served as they are (favicon, robots.txt) live in the repository's top-level assets/.
+  publicDir: '../assets',
   resolve: {
     alias: {
       react: 'preact/compat',

@@ -258,13 +258,17 @@ pub(crate) async fn logout(
 
 /// The signed-in user, or 401.
 #[utoipa::path(get, path = "/api/auth/user", tag = "accounts", responses((status = 200, body = User), (status = 401, description = "Not signed in")))]
-pub(crate) async fn current_user(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+pub(crate) async fn current_user(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     match sessions::signed_in(&state, &headers).await? {
         Some(user) => Ok(axum::Json(user).into_response()),
         None => {
             // The session is gone (signed out elsewhere, expired, suspended): drop the hint too.
             let mut res = ApiError::unauthorized("Not signed in.").into_response();
-            res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::USER_HINT, 0, false));
+            res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::USER_HINT, 0, client.https));
             Ok(res)
         }
     }
