@@ -5,7 +5,7 @@ import { FormField } from '../components/auth/FormField';
 import { KeyDisplay } from '../components/admin/KeyDisplay';
 import { installConsoleHelper } from '../components/admin/consoleHelper';
 import { Button } from '../components/ui/Button';
-import { Card } from '../components/ui/Card';
+import { CenteredPage, FormCard } from '../components/ui/FormCard';
 import { cn } from '../components/ui/cn';
 import { ApiError, apiRequest, errorSentence } from '../lib/api';
 
@@ -80,14 +80,8 @@ export default function AdminAccess() {
   }
 
   return (
-    <div className="flex min-h-[70vh] w-full flex-col items-center justify-center gap-6 px-4 py-12">
-      <Card className="w-full max-w-lg p-6 sm:p-8">
-        <div className="mb-6 text-center">
-          <div className="mx-auto mb-3 flex h-12 w-12 items-center justify-center rounded-full bg-violet-600/20 text-violet-300">
-            <KeyRound size={24} aria-hidden="true" />
-          </div>
-          <h1 className="text-2xl font-bold text-white">Admin Key Creation</h1>
-        </div>
+    <CenteredPage>
+      <FormCard icon={KeyRound} title="Admin Key Creation" wide>
 
         <ol className="mb-6 grid grid-cols-3 gap-2 text-center text-xs" aria-label="Steps">
           {STEPS.map((s) => (
@@ -165,7 +159,7 @@ export default function AdminAccess() {
             {error}
           </p>
         )}
-      </Card>
+      </FormCard>
 
       <p className="flex max-w-lg items-start gap-2 text-xs text-slate-500">
         <Terminal size={14} aria-hidden="true" className="mt-0.5 shrink-0" />
@@ -174,6 +168,6 @@ export default function AdminAccess() {
           <code className="font-mono text-slate-400">fanhubAdmin.verify("your-key")</code> to check a key and open an admin session.
         </span>
       </p>
-    </div>
+    </CenteredPage>
   );
 }

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { KeyRound } from 'lucide-react';
 import { KeyDisplay } from '../components/admin/KeyDisplay';
 import { Button } from '../components/ui/Button';
-import { Card } from '../components/ui/Card';
+import { CenteredPage, FormCard } from '../components/ui/FormCard';
 import { ApiError, apiRequest } from '../lib/api';
 
 /** /generate-key: the direct key screen (the server allows it only from the machine it runs on). */
@@ -31,15 +31,13 @@ export default function GenerateKey() {
   }
 
   return (
-    <div className="flex min-h-[70vh] w-full items-center justify-center px-4 py-12">
-      <Card className="w-full max-w-lg p-6 sm:p-8">
-        <div className="mb-6 text-center">
-          <div className="mx-auto mb-3 flex h-12 w-12 items-center justify-center rounded-full bg-violet-600/20 text-violet-300">
-            <KeyRound size={24} aria-hidden="true" />
-          </div>
-          <h1 className="text-2xl font-bold text-white">Generate Admin Key</h1>
-          <p className="mt-1 text-sm text-slate-400">Creates an admin key directly. This only works on the machine the site runs on.</p>
-        </div>
+    <CenteredPage>
+      <FormCard
+        icon={KeyRound}
+        title="Generate Admin Key"
+        subtitle="Creates an admin key directly. This only works on the machine the site runs on."
+        wide
+      >
         <div className="flex flex-col gap-4">
           <Button size="lg" onClick={generate} disabled={pending} className="w-full">
             {pending ? 'Generating...' : 'Generate Admin Key'}
@@ -58,7 +56,7 @@ export default function GenerateKey() {
             </>
           )}
         </div>
-      </Card>
-    </div>
+      </FormCard>
+    </CenteredPage>
   );
 }

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { LogOut, ShieldCheck } from 'lucide-react';
 import { AuthForm } from '../components/auth/AuthForm';
+import { CenteredPage } from '../components/ui/FormCard';
 import { Button, buttonClass } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
 import { useCurrentUser, useLogout } from '../lib/auth';
@@ -14,7 +15,7 @@ export default function Login() {
   const logout = useLogout();
 
   return (
-    <div className="flex min-h-[70vh] w-full items-center justify-center px-4 py-12">
+    <CenteredPage>
       {user ? (
         <Card className="w-full max-w-md p-6 sm:p-8 text-center">
           <h1 className="text-2xl font-bold text-white">You are signed in</h1>
@@ -44,6 +45,6 @@ export default function Login() {
       ) : (
         <AuthForm siteName={site?.name} />
       )}
-    </div>
+    </CenteredPage>
   );
 }

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { LogIn, UserPlus } from 'lucide-react';
 import { Button } from '../ui/Button';
-import { Card } from '../ui/Card';
+import { FormCard } from '../ui/FormCard';
 import {
   CURRENT_USER_KEY,
   hasErrors,
@@ -94,20 +94,17 @@ export function AuthForm({ siteName, initialMode = 'signin' }: { siteName?: stri
   }
 
   return (
-    <Card className="w-full max-w-md p-6 sm:p-8">
-      <div className="mb-6 text-center">
-        <div className="mx-auto mb-3 flex h-12 w-12 items-center justify-center rounded-full bg-violet-600/20 text-violet-300">
-          {isRegister ? <UserPlus size={24} aria-hidden="true" /> : <LogIn size={24} aria-hidden="true" />}
-        </div>
-        <h1 className="text-2xl font-bold text-white">{isRegister ? 'Create Account' : 'Sign in'}</h1>
-        <p className="mt-1 text-sm text-slate-400">
-          {isRegister
-            ? siteName
-              ? `Welcome to the ${siteName} community! Create your account to get started.`
-              : 'Welcome to the community! Create your account to get started.'
-            : 'Sign in to access your admin dashboard'}
-        </p>
-      </div>
+    <FormCard
+      icon={isRegister ? UserPlus : LogIn}
+      title={isRegister ? 'Create Account' : 'Sign in'}
+      subtitle={
+        isRegister
+          ? siteName
+            ? `Welcome to the ${siteName} community! Create your account to get started.`
+            : 'Welcome to the community! Create your account to get started.'
+          : 'Sign in to access your admin dashboard'
+      }
+    >
 
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label={isRegister ? 'Create Account' : 'Sign in'}>
         <FormField
@@ -155,6 +152,6 @@ export function AuthForm({ siteName, initialMode = 'signin' }: { siteName?: stri
           {isRegister ? 'Already have an account? Sign in' : "Don't have an account? Sign up"}
         </button>
       </p>
-    </Card>
+    </FormCard>
   );
 }
