@@ -1,6 +1,7 @@
 import { Check, Copy, Heart, Star } from 'lucide-react';
 import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
+import { Skeleton } from '../ui/Skeleton';
 import { cn } from '../ui/cn';
 import { MAX_EXAMPLES } from '../../lib/commands';
 import type { Command } from '../../lib/types';
@@ -129,14 +130,14 @@ export function CommandCardSkeleton() {
   return (
     <div className="rounded-xl border border-slate-800 bg-slate-900 p-5" data-testid="command-skeleton" aria-hidden="true">
       <div className="flex justify-between">
-        <div className="h-6 w-28 animate-pulse rounded-md bg-slate-800" />
-        <div className="h-5 w-10 animate-pulse rounded-full bg-slate-800" />
+        <Skeleton className="h-6 w-28" />
+        <Skeleton className="h-5 w-10 rounded-full" />
       </div>
-      <div className="mt-3 h-4 w-full animate-pulse rounded-md bg-slate-800" />
-      <div className="mt-2 h-4 w-2/3 animate-pulse rounded-md bg-slate-800" />
-      <div className="mt-5 h-9 w-full animate-pulse rounded-lg bg-slate-800" />
-      <div className="mt-3 h-7 w-full animate-pulse rounded-md bg-slate-800" />
-      <div className="mt-4 h-5 w-24 animate-pulse rounded-full bg-slate-800" />
+      <Skeleton className="mt-3 h-4 w-full" />
+      <Skeleton className="mt-2 h-4 w-2/3" />
+      <Skeleton className="mt-5 h-9 w-full rounded-lg" />
+      <Skeleton className="mt-3 h-7 w-full" />
+      <Skeleton className="mt-4 h-5 w-24 rounded-full" />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { BookOpen, Hammer, Shield, Users } from 'lucide-react';
 import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Card } from '../ui/Card';
+import { Skeleton } from '../ui/Skeleton';
 import type { IconComponent } from '../home/icons';
 import type { Difficulty, Guide, GuideCategory } from '../../lib/types';
 
@@ -88,14 +89,14 @@ export function GuideCardSkeleton() {
   return (
     <div className="rounded-xl border border-slate-800 bg-slate-900 p-5" data-testid="guide-skeleton" aria-hidden="true">
       <div className="flex justify-between">
-        <div className="h-10 w-10 animate-pulse rounded-lg bg-slate-800" />
-        <div className="h-5 w-20 animate-pulse rounded-full bg-slate-800" />
+        <Skeleton className="h-10 w-10 rounded-lg" />
+        <Skeleton className="h-5 w-20 rounded-full" />
       </div>
-      <div className="mt-4 h-6 w-3/4 animate-pulse rounded-md bg-slate-800" />
-      <div className="mt-3 h-4 w-full animate-pulse rounded-md bg-slate-800" />
-      <div className="mt-2 h-4 w-full animate-pulse rounded-md bg-slate-800" />
-      <div className="mt-2 h-4 w-1/2 animate-pulse rounded-md bg-slate-800" />
-      <div className="mt-5 h-5 w-24 animate-pulse rounded-full bg-slate-800" />
+      <Skeleton className="mt-4 h-6 w-3/4" />
+      <Skeleton className="mt-3 h-4 w-full" />
+      <Skeleton className="mt-2 h-4 w-full" />
+      <Skeleton className="mt-2 h-4 w-1/2" />
+      <Skeleton className="mt-5 h-5 w-24 rounded-full" />
     </div>
   );
 }
