@@ -3,34 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import App from './App';
 import { queryClient } from './lib/queryClient';
 import { toast, dismissToast } from './lib/toast';
+import { site } from './test/helpers';
 
-const site = {
-  name: 'Test Site',
-  shortName: 'Test',
-  tagline: '',
-  description: '',
-  version: { label: 'V-9.9', status: 'TESTING', build: 'b', startedAt: '2026-01-01T00:00:00Z' },
-  madeBy: { name: 'Maker', url: 'https://maker.example' },
-  links: { game: 'https://game.example', wiki: 'https://wiki.example', community: 'https://chat.example', videoSearch: 'https://v.example/?q=' },
-  hero: { title: '', subtitle: '', buildingTools: 0, largeServerPlayers: 0, publicServerPlayers: 0 },
-  features: [],
-  showcase: [],
-  creatorVideos: [],
-  clan: { name: 'ClanX', message: 'Join ClanX now', inviteUrl: 'https://chat.example/clan' },
-  defaultBanner: { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' },
-  gettingStarted: [],
-  buildingTips: [],
-  adminBestPractices: [],
-  serverTypes: [],
-  officialLinks: [],
-  factions: [],
-  funFacts: [],
-  permissions: { OA: '', OR: '', UP: '', NE: '' },
-  selectors: [],
-  credits: [{ name: 'Alice', role: 'Builder' }],
-  copyright: '© Test',
-  publicApiKey: null,
-};
 
 function respond(path: string): unknown {
   if (path === '/api/site') return site;
@@ -62,17 +36,17 @@ describe('App shell', () => {
     expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
     expect(screen.getByText('Did you forget to add the page to the router?')).toBeTruthy();
     await screen.findByText('build-42');
-    expect(screen.getByText('V-9.9')).toBeTruthy();
-    expect(screen.getByText('TESTING')).toBeTruthy();
-    expect(screen.getByText('Alice')).toBeTruthy();
-    expect(screen.getByText('© Test')).toBeTruthy();
+    expect(screen.getByText(site.version.label)).toBeTruthy();
+    expect(screen.getByText(site.version.status)).toBeTruthy();
+    expect(screen.getByText(site.credits[0].name)).toBeTruthy();
+    expect(screen.getByText(site.copyright)).toBeTruthy();
     const admin = screen.getAllByText('Admin')[0].closest('a')!;
     expect(admin.getAttribute('href')).toBe('/admin');
     const game = screen.getByText('Play Game').closest('a')!;
-    expect(game.getAttribute('href')).toBe('https://game.example');
+    expect(game.getAttribute('href')).toBe(site.links.game);
     expect(game.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await screen.findByText('EXCLUSIVE')).toBeTruthy();
-    expect(screen.getByText('ClanX')).toBeTruthy();
+    expect(screen.getByText(site.clan.name)).toBeTruthy();
   });
 
   it('opens the shortcuts panel from the floating button and closes it with Esc', async () => {

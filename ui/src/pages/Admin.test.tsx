@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import Admin from './Admin';
-import { renderWithClient, site } from '../components/commands/test-helpers';
+import { renderWithClient, site } from '../test/helpers';
 import { lastToast, mockApi } from '../components/admin/test-utils';
 
 const stats = {
@@ -73,7 +73,7 @@ describe('Admin gate', () => {
     expect(api.callsTo('POST', '/api/admin/verify-key').at(-1)!.body).toEqual({ key: 'good-key' });
     expect(screen.getByText('System Online')).toBeTruthy();
     expect(screen.getAllByRole('tab')).toHaveLength(8);
-    expect(screen.getByRole('tab', { name: 'EXCLUSIVE Banner' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: `${site.clan.name} Banner` })).toBeTruthy();
     expect(screen.getByRole('tabpanel')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('stat-total-users').textContent).toContain('12'));
     expect(screen.getByTestId('stat-total-users').textContent).toContain('+3 today');

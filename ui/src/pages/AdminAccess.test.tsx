@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import AdminAccess from './AdminAccess';
 import GenerateKey from './GenerateKey';
-import { renderWithClient } from '../components/commands/test-helpers';
+import { renderWithClient } from '../test/helpers';
 import { mockApi } from '../components/admin/test-utils';
 
 describe('Admin key creation (three steps)', () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import Commands from './Commands';
-import { chooseOption, makeCommands, never, renderWithClient, site, stubFetch } from '../components/commands/test-helpers';
+import { chooseOption, makeCommands, never, renderWithClient, site, stubFetch } from '../test/helpers';
 import { getToastState } from '../lib/toast';
 
 describe('Commands page', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/preact';
 import Community from './Community';
-import { renderWithClient, site, stats, stubFetch } from '../components/commands/test-helpers';
+import { renderWithClient, site, stats, stubFetch } from '../test/helpers';
 
 describe('Community page', () => {
   afterEach(() => {

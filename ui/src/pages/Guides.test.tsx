@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/preact';
 import Guides from './Guides';
-import { guides, never, renderWithClient, site, stubFetch } from '../components/commands/test-helpers';
+import { guides, never, renderWithClient, site, stubFetch } from '../test/helpers';
 
 describe('Guides page', () => {
   afterEach(() => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/preact';
 import Home from './Home';
-import { guides, renderWithClient, site, stats, stubFetch } from '../components/commands/test-helpers';
+import { guides, renderWithClient, site, stats, stubFetch } from '../test/helpers';
 
 describe('Home page', () => {
   afterEach(() => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import Login from './Login';
-import { renderWithClient, site } from '../components/commands/test-helpers';
+import { renderWithClient, site } from '../test/helpers';
 import { lastToast, mockApi } from '../components/admin/test-utils';
 
 const user = { id: 5, username: 'alice', email: null, robloxId: null, role: 'user', isActive: true, createdAt: '2026-01-01T00:00:00Z', lastLogin: null };

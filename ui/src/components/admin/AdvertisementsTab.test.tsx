@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { AdvertisementsTab } from './AdvertisementsTab';
-import { renderWithClient } from '../commands/test-helpers';
+import { renderWithClient } from '../../test/helpers';
 import { lastToast, mockApi } from './test-utils';
 
 const colors = { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' };

@@ -74,11 +74,7 @@ function BannerSettings({ site }: { site: SiteSettings | undefined }) {
 
   return (
     <SectionCard
-      title={
-        <span className="inline-flex items-center gap-2">
-          <Palette size={18} aria-hidden="true" /> Banner Customization
-        </span>
-      }
+      icon={Palette} title="Banner Customization"
       description={`Colours of the default ${clanName} banner.`}
     >
       {isLoading ? (
@@ -142,11 +138,7 @@ function SystemActions() {
   const clear = useClearCache();
   return (
     <SectionCard
-      title={
-        <span className="inline-flex items-center gap-2">
-          <HardDrive size={18} aria-hidden="true" /> System Actions
-        </span>
-      }
+      icon={HardDrive} title="System Actions"
     >
       <div className="flex flex-col gap-4">
         <div>
@@ -192,11 +184,7 @@ function SystemHealth() {
   const { data, isLoading, isError } = useAdminHealth();
   return (
     <SectionCard
-      title={
-        <span className="inline-flex items-center gap-2">
-          <Database size={18} aria-hidden="true" /> System Health
-        </span>
-      }
+      icon={Database} title="System Health"
     >
       {isLoading ? (
         <div className="flex flex-col gap-2">
@@ -230,11 +218,7 @@ function AdminKeys() {
   const keys = data?.keys ?? [];
   return (
     <SectionCard
-      title={
-        <span className="inline-flex items-center gap-2">
-          <KeyRound size={18} aria-hidden="true" /> Admin Keys
-        </span>
-      }
+      icon={KeyRound} title="Admin Keys"
       description="Keys that open this panel. Only a short prefix of each key is stored for display."
     >
       {isError ? (

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { UsersTab } from './UsersTab';
-import { chooseOption, renderWithClient } from '../commands/test-helpers';
+import { chooseOption, renderWithClient } from '../../test/helpers';
 import { lastToast, mockApi } from './test-utils';
 import type { User } from '../../lib/types';
 

@@ -1,3 +1,4 @@
+import type { LucideIcon } from 'lucide-react';
 import type { ComponentChildren } from 'preact';
 import { ExternalLink } from 'lucide-react';
 import { ApiError } from '../../lib/api';
@@ -50,12 +51,15 @@ export function failToast(title: string, err: unknown) {
 }
 
 export function SectionCard({
+  icon: Icon,
   title,
   description,
   actions,
   children,
   className,
 }: {
+  /** Shown before the title. */
+  icon?: LucideIcon;
   title: ComponentChildren;
   description?: ComponentChildren;
   actions?: ComponentChildren;
@@ -66,7 +70,15 @@ export function SectionCard({
     <Card className={cn('min-w-0 p-4 sm:p-5', className)}>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h2 className="text-lg font-semibold text-white">{title}</h2>
+          <h2 className="text-lg font-semibold text-white">
+            {Icon ? (
+              <span className="inline-flex items-center gap-2">
+                <Icon size={18} aria-hidden="true" /> {title}
+              </span>
+            ) : (
+              title
+            )}
+          </h2>
           {description && <p className="mt-0.5 text-sm text-slate-400">{description}</p>}
         </div>
         {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}

@@ -3,8 +3,8 @@ import type { ComponentChildren } from 'preact';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render } from '@testing-library/preact';
 import { vi } from 'vitest';
-import { getQueryFn } from '../../lib/api';
-import type { Command, Guide, PublicStats, SiteSettings } from '../../lib/types';
+import { getQueryFn } from '../lib/api';
+import type { Command, Guide, PublicStats, SiteSettings } from '../lib/types';
 
 export type Routes = Record<string, unknown | { status: number; body: unknown } | (() => Promise<never>)>;
 
@@ -68,7 +68,7 @@ export const site: SiteSettings = {
     { creator: 'Bob', title: 'Admin tricks & tips', description: 'v2' },
     { creator: 'Carol', title: 'Elections', description: 'v3' },
   ],
-  clan: { name: 'EXCLUSIVE', message: 'join', inviteUrl: 'https://example.com/clan' },
+  clan: { name: 'ClanX', message: 'Join ClanX now', inviteUrl: 'https://example.com/clan' },
   defaultBanner: { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' },
   gettingStarted: [
     { title: 'Join a server', description: 'g1' },
@@ -98,7 +98,7 @@ export const site: SiteSettings = {
     { selector: '%teamname', description: 'a team' },
     { selector: 'random', description: 'a random player' },
   ],
-  credits: [],
+  credits: [{ name: 'Alice', role: 'Builder' }],
   copyright: '(c) test',
   publicApiKey: null,
 };
