@@ -65,8 +65,7 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
         && req.method() == Method::GET
         && let Some(client) = req.extensions().get::<crate::http::client_ip::ClientIp>()
     {
-        let ua = req.headers().get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("");
-        state.visits.record(client.ip, ua);
+        state.visits.record(client.ip, crate::http::user_agent(req.headers()));
     }
     state.bundle.shell_response(status, req.headers())
 }

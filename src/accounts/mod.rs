@@ -172,7 +172,7 @@ pub(crate) async fn login(
     Json(body): Json<Credentials>,
 ) -> Result<Response, ApiError> {
     let ip = loggable_ip(&client, &headers);
-    let ua = headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let ua = crate::http::user_agent(&headers).to_string();
     let username = body.username.trim().to_string();
     let limited =
         state.auth_limiter.check(Guarded::Login, client.ip).and_then(|_| state.login_throttle.check(&username));

@@ -9,3 +9,8 @@ pub mod csrf;
 pub mod extract;
 pub mod middleware;
 pub mod spa;
+
+/// The request's `User-Agent`, or "" when absent or not text.
+pub fn user_agent(headers: &axum::http::HeaderMap) -> &str {
+    headers.get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("")
+}

@@ -6,7 +6,6 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
-use axum::http::header::USER_AGENT;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -64,9 +63,8 @@ pub(crate) async fn record_pageview(
     if !crate::http::spa::is_known_route(&view.path) {
         return Err(ApiError::bad_request("That is not a page of this site."));
     }
-    let ua = headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("");
     if let Some(axum::Extension(client)) = client {
-        state.visits.record(client.ip, ua);
+        state.visits.record(client.ip, crate::http::user_agent(&headers));
     }
     Ok(StatusCode::NO_CONTENT)
 }
