@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod ads;
 pub mod app;
 pub mod banner;
 pub mod cli;

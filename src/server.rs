@@ -77,6 +77,9 @@ pub fn build_state(
         login_throttle: Default::default(),
         challenges: Default::default(),
         keys,
+        submissions: Default::default(),
+        banner_expiry: Default::default(),
+        banner_changed: Default::default(),
         stats_refresh: Default::default(),
         site_json,
         stats_json: CachedJson::new(&()),
@@ -142,6 +145,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             health_state.login_throttle.forget_idle();
             health_state.challenges.prune();
             health_state.keys.forget_idle();
+            health_state.submissions.forget_idle();
         }
     });
     let maintenance_state = state.clone();
@@ -160,5 +164,6 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
         }
     });
-    vec![stats_task, health_task, maintenance_task]
+    let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
+    vec![stats_task, health_task, maintenance_task, expiry_task]
 }

@@ -38,6 +38,10 @@ pub struct Inner {
     pub login_throttle: LoginThrottle,
     pub challenges: Challenges,
     pub keys: KeyRing,
+    pub submissions: crate::ads::Submissions,
+    /// When the served banner changes by itself next (ms since the epoch; 0: never).
+    pub banner_expiry: std::sync::atomic::AtomicI64,
+    pub banner_changed: tokio::sync::Notify,
     /// Wakes the stats task to rebuild the public figures now.
     pub stats_refresh: tokio::sync::Notify,
     /// Bodies served from memory.

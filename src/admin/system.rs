@@ -21,14 +21,6 @@ use crate::stats::today_key;
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct AdsSummary {
-    approved: i64,
-    pending: i64,
-    active: i64,
-}
-
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct ScanSummary {
     running: i64,
     total: i64,
@@ -52,7 +44,7 @@ pub struct AdminStats {
     last_admin_access: Option<String>,
     started_at: String,
     uptime_seconds: i64,
-    ads: AdsSummary,
+    ads: crate::ads::store::Summary,
     scans: ScanSummary,
     elc_badges_found: i64,
     scan_progress: Progress,
@@ -63,7 +55,7 @@ fn start_of_today_ms() -> i64 {
     today.to_zoned(jiff::tz::TimeZone::UTC).map(|z| z.timestamp().as_millisecond()).unwrap_or(0)
 }
 
-/// Every dashboard figure, measured. Ads and scans are zero until those features exist.
+/// Every dashboard figure, measured. Scans are zero until that feature exists.
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", responses((status = 200, body = AdminStats)))]
 pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<AdminStats>, ApiError> {
     // Pending page views are written first so the figures include them.
@@ -88,7 +80,7 @@ pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<Admin
                 last_admin_access: last_access.map(rfc3339),
                 started_at: started.to_string(),
                 uptime_seconds: (now - started.as_millisecond()) / 1000,
-                ads: AdsSummary { approved: 0, pending: 0, active: 0 },
+                ads: crate::ads::store::summary(c)?,
                 scans: ScanSummary { running: 0, total: 0 },
                 elc_badges_found: 0,
                 scan_progress: Progress { processed: 0, total: 0 },
@@ -297,6 +289,7 @@ pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonO
         .db
         .write(move |tx| {
             settings::delete(tx, COLORS_KEY)?;
+            crate::ads::store::deactivate(tx)?;
             banner_changed(tx, "default", &defaults)
         })
         .await?;
@@ -314,19 +307,6 @@ fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::B
     });
     crate::events::record(tx, crate::events::BANNER_CHANGED, data)?;
     Ok(())
-}
-
-/// Ends an active advertisement banner (none can be active until the ads feature exists).
-#[utoipa::path(post, path = "/api/admin/deactivate-banner", tag = "admin", responses((status = 200, description = "{success}")))]
-pub(crate) async fn deactivate_banner(State(state): State<AppState>) -> Result<JsonOut<serde_json::Value>, ApiError> {
-    banner::refresh(&state).await?;
-    Ok(JsonOut(serde_json::json!({"success": true})))
-}
-
-/// Advertisement applications (the ad workflow arrives with its own feature; none exist yet).
-#[utoipa::path(get, path = "/api/admin/advertisements", tag = "admin", responses((status = 200, description = "{applications: []}")))]
-pub(crate) async fn advertisements() -> JsonOut<serde_json::Value> {
-    JsonOut(serde_json::json!({"applications": []}))
 }
 
 /// Empties the server's caches: rebuilds every in-memory body from the database and drops
