@@ -64,7 +64,7 @@ const GUIDE_FIELDS = 'Guide = {id, title, content, category, difficulty, tags}';
 export const COMMANDS_STATS: EndpointDoc = {
   id: 'commands-stats',
   title: 'Ratings and favorites per command',
-  signature: 'GET /commands-stats',
+  signature: 'GET /api/v1/commands-stats',
   example: '/commands-stats',
   needsKey: true,
   description: 'Totals of ratings and favorites, and each command with its average rating, rating count and favorite count.',
@@ -74,7 +74,7 @@ export const COMMANDS_STATS: EndpointDoc = {
 export const EVENTS: EndpointDoc = {
   id: 'events',
   title: 'Site events',
-  signature: 'GET /events?since={id}&limit={1-100}&type={type}',
+  signature: 'GET /api/v1/events?since={id}&limit={1-100}&type={type}',
   example: '/events?since=0&limit=20',
   needsKey: true,
   description:
@@ -86,7 +86,7 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'health',
     title: 'Health',
-    signature: 'GET /health',
+    signature: 'GET /api/v1/health',
     example: '/health',
     needsKey: false,
     description: 'Whether the server and its database are up, its version and when it started. No key needed.',
@@ -95,7 +95,7 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'database',
     title: 'Database status',
-    signature: 'GET /database',
+    signature: 'GET /api/v1/database',
     example: '/database',
     needsKey: true,
     description: 'The schema version, the row count of every table, the file size, the journal mode and the last backup.',
@@ -104,7 +104,7 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'stats',
     title: 'Site statistics',
-    signature: 'GET /stats',
+    signature: 'GET /api/v1/stats',
     example: '/stats',
     needsKey: true,
     description: 'The public counters of the site: users, visitors, page views, commands and guides.',
@@ -114,7 +114,7 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'discord-updates',
     title: 'Updates',
-    signature: 'GET /discord-updates',
+    signature: 'GET /api/v1/discord-updates',
     example: '/discord-updates',
     needsKey: true,
     description: 'Updates read from the chat community. Until the server has Discord configured, configured is false and products is empty.',
@@ -123,7 +123,7 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'wiki',
     title: 'Wiki search',
-    signature: 'GET /wiki?q={text}&category={category}',
+    signature: 'GET /api/v1/wiki?q={text}&category={category}',
     example: '/wiki?q=fly',
     needsKey: true,
     description: 'One ranked search over commands and guides; category narrows it to one category.',
@@ -137,7 +137,7 @@ export function commandEndpoints(data: ExampleData = {}): EndpointDoc[] {
     {
       id: 'commands',
       title: 'Commands, paged',
-      signature: 'GET /commands?page={n}&limit={1-100}&category={category}&permission={OA|OR|UP|NE}',
+      signature: 'GET /api/v1/commands?page={n}&limit={1-100}&category={category}&permission={OA|OR|UP|NE}',
       example: '/commands?page=1&limit=5',
       needsKey: true,
       description: `Every command, 20 a page by default; page starts at 1. ${COMMAND_FIELDS}.`,
@@ -150,7 +150,7 @@ export function commandEndpoints(data: ExampleData = {}): EndpointDoc[] {
       {
         id: 'commands-filtered',
         title: 'Commands, filtered',
-        signature: 'GET /commands?category={category}&permission={OA|OR|UP|NE}',
+        signature: 'GET /api/v1/commands?category={category}&permission={OA|OR|UP|NE}',
         example: `/commands?page=1&limit=10&category=${encodePart(category)}&permission=${encodePart(permission)}`,
         needsKey: true,
         description: 'The same list narrowed to one category and one permission level.',
@@ -159,7 +159,7 @@ export function commandEndpoints(data: ExampleData = {}): EndpointDoc[] {
       {
         id: 'commands-category',
         title: 'Commands of one category',
-        signature: 'GET /commands/category/{category}',
+        signature: 'GET /api/v1/commands/category/{category}',
         example: `/commands/category/${encodePart(category)}`,
         needsKey: true,
         description: 'Every command of the category; a category that does not exist answers 404.',
@@ -171,7 +171,7 @@ export function commandEndpoints(data: ExampleData = {}): EndpointDoc[] {
     {
       id: 'commands-search',
       title: 'Command search',
-      signature: 'GET /commands/search?q={text}',
+      signature: 'GET /api/v1/commands/search?q={text}',
       example: '/commands/search?q=fly',
       needsKey: true,
       description: 'Commands matching the text (1-100 characters), best match first.',
@@ -180,7 +180,7 @@ export function commandEndpoints(data: ExampleData = {}): EndpointDoc[] {
     {
       id: 'commands-popular',
       title: 'Popular commands',
-      signature: 'GET /commands/popular',
+      signature: 'GET /api/v1/commands/popular',
       example: '/commands/popular',
       needsKey: true,
       description: 'The commands the site shows as popular.',
@@ -189,7 +189,7 @@ export function commandEndpoints(data: ExampleData = {}): EndpointDoc[] {
     {
       id: 'guides',
       title: 'Guides, paged',
-      signature: 'GET /guides?page={n}&limit={1-100}',
+      signature: 'GET /api/v1/guides?page={n}&limit={1-100}',
       example: '/guides?page=1&limit=5',
       needsKey: true,
       description: `Every guide, 20 a page by default. ${GUIDE_FIELDS}.`,
@@ -200,7 +200,7 @@ export function commandEndpoints(data: ExampleData = {}): EndpointDoc[] {
     list.push({
       id: 'guides-category',
       title: 'Guides of one category',
-      signature: 'GET /guides/category/{category}',
+      signature: 'GET /api/v1/guides/category/{category}',
       example: `/guides/category/${encodePart(data.guideCategory)}`,
       needsKey: true,
       description: 'Every guide of the category; a category that does not exist answers 404.',
@@ -211,7 +211,7 @@ export function commandEndpoints(data: ExampleData = {}): EndpointDoc[] {
     {
       id: 'guides-search',
       title: 'Guide search',
-      signature: 'GET /guides/search?q={text}',
+      signature: 'GET /api/v1/guides/search?q={text}',
       example: '/guides/search?q=build',
       needsKey: true,
       description: 'Guides matching the text, best match first.',
@@ -226,7 +226,7 @@ export const ANALYTICS_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'analytics',
     title: 'Page views and visitors',
-    signature: 'GET /analytics?days={1-365}',
+    signature: 'GET /api/v1/analytics?days={1-365}',
     example: '/analytics?days=7',
     needsKey: true,
     description:
