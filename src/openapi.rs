@@ -56,6 +56,25 @@ use crate::state::AppState;
         crate::admin::system::advertisements,
         crate::admin::system::clear_cache,
         crate::admin::system::backup,
+        crate::keys::generate_key,
+        crate::keys::list_keys,
+        crate::keys::revoke_key,
+        crate::v1::site::health,
+        crate::v1::site::database,
+        crate::v1::site::site_database,
+        crate::v1::site::stats,
+        crate::v1::site::analytics,
+        crate::v1::site::commands_stats,
+        crate::v1::site::events,
+        crate::v1::site::discord_updates,
+        crate::v1::content::commands,
+        crate::v1::content::commands_in_category,
+        crate::v1::content::search_commands,
+        crate::v1::content::popular_commands,
+        crate::v1::content::guides,
+        crate::v1::content::guides_in_category,
+        crate::v1::content::search_guides,
+        crate::v1::content::wiki,
         openapi_json,
     ),
     tags(
@@ -65,9 +84,28 @@ use crate::state::AppState;
         (name = "banner", description = "The bottom banner"),
         (name = "accounts", description = "Registration and sign-in"),
         (name = "admin", description = "Admin access and the admin panel (admin session cookie or X-Admin-Key header)"),
-    )
+        (name = "keys", description = "Developer API keys: generate, list and revoke your own"),
+        (name = "developer API", description = "The keyed public API under /api/v1. Send X-API-Key. Limits per key: 100 a minute, 1,000 an hour, 10,000 a day; every keyed answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds) for the tightest window; past it, 429 with Retry-After."),
+    ),
+    modifiers(&SecuritySchemes)
 )]
 pub struct ApiDoc;
+
+struct SecuritySchemes;
+
+impl utoipa::Modify for SecuritySchemes {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "api_key",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "X-API-Key",
+                "A developer API key (generate one at /api-docs)",
+            ))),
+        );
+    }
+}
 
 pub fn document() -> utoipa::openapi::OpenApi {
     let mut doc = ApiDoc::openapi();

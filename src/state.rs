@@ -13,6 +13,7 @@ use crate::guides::Library;
 use crate::http::assets::Bundle;
 use crate::http::cached::CachedJson;
 use crate::http::middleware::RequestIds;
+use crate::keys::KeyRing;
 use crate::logging::LogBuffer;
 use crate::ratelimit::{AuthLimiter, LoginThrottle};
 use crate::site::SiteSettings;
@@ -36,6 +37,7 @@ pub struct Inner {
     pub auth_limiter: AuthLimiter,
     pub login_throttle: LoginThrottle,
     pub challenges: Challenges,
+    pub keys: KeyRing,
     /// Wakes the stats task to rebuild the public figures now.
     pub stats_refresh: tokio::sync::Notify,
     /// Bodies served from memory.

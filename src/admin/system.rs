@@ -277,7 +277,13 @@ pub(crate) async fn put_settings(
 ) -> Result<JsonOut<serde_json::Value>, ApiError> {
     body.banner.validate().map_err(|e| ApiError::bad_request("Colours must look like #7c3aed.").with_message(e))?;
     let colors = body.banner.clone();
-    state.db.write(move |tx| settings::set(tx, COLORS_KEY, &colors)).await?;
+    state
+        .db
+        .write(move |tx| {
+            settings::set(tx, COLORS_KEY, &colors)?;
+            banner_changed(tx, "custom", &colors)
+        })
+        .await?;
     banner::refresh(&state).await?;
     tracing::info!("banner colours changed");
     Ok(JsonOut(serde_json::json!({"success": true, "banner": body.banner})))
@@ -286,10 +292,28 @@ pub(crate) async fn put_settings(
 /// Back to the default clan banner in the site's default colours.
 #[utoipa::path(post, path = "/api/admin/revert-banner", tag = "admin", responses((status = 200, description = "{success, banner}")))]
 pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonOut<serde_json::Value>, ApiError> {
-    state.db.write(|tx| settings::delete(tx, COLORS_KEY)).await?;
+    let defaults = state.site.default_banner.clone();
+    state
+        .db
+        .write(move |tx| {
+            settings::delete(tx, COLORS_KEY)?;
+            banner_changed(tx, "default", &defaults)
+        })
+        .await?;
     banner::refresh(&state).await?;
     tracing::info!("banner reverted to the default clan banner");
     Ok(JsonOut(serde_json::json!({"success": true, "banner": state.site.default_banner})))
+}
+
+fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::BannerColors) -> Result<(), ApiError> {
+    let data = serde_json::json!({
+        "banner": kind,
+        "backgroundColor": colors.background_color,
+        "textColor": colors.text_color,
+        "borderColor": colors.border_color,
+    });
+    crate::events::record(tx, crate::events::BANNER_CHANGED, data)?;
+    Ok(())
 }
 
 /// Ends an active advertisement banner (none can be active until the ads feature exists).

@@ -8,3 +8,8 @@ pub const ROUTES: &[&str] =
 pub fn is_known_route(path: &str) -> bool {
     ROUTES.contains(&path)
 }
+
+/// The route table's own `&'static str` for `path`, when it is one of the app's routes.
+pub fn known_route(path: &str) -> Option<&'static str> {
+    ROUTES.iter().copied().find(|r| *r == path)
+}

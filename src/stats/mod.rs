@@ -1,5 +1,6 @@
 //! Public figures (`GET /api/stats`) and server-side page-view counting.
 
+pub mod store;
 mod visits;
 
 use axum::Router;
@@ -60,11 +61,11 @@ pub(crate) async fn record_pageview(
     let body = body.map_err(|e| ApiError::new(e.status(), "The request body is too large."))?;
     let view: PageView =
         serde_json::from_slice(&body).map_err(|_| ApiError::bad_request("Send {\"path\": \"/page\"}."))?;
-    if !crate::http::spa::is_known_route(&view.path) {
+    let Some(route) = crate::http::spa::known_route(&view.path) else {
         return Err(ApiError::bad_request("That is not a page of this site."));
-    }
+    };
     if let Some(axum::Extension(client)) = client {
-        state.visits.record(client.ip, crate::http::user_agent(&headers));
+        state.visits.record(route, client.ip, crate::http::user_agent(&headers));
     }
     Ok(StatusCode::NO_CONTENT)
 }
