@@ -67,18 +67,18 @@ export const COMMANDS_STATS: EndpointDoc = {
   signature: 'GET /api/v1/commands-stats',
   example: '/commands-stats',
   needsKey: true,
-  description: 'Totals of ratings and favorites, and each command with its average rating, rating count and favorite count.',
+  description: 'Totals of ratings and favorites, and every command with its average rating, rating count and favorite count, most favorited and rated first.',
   response: '{success, totals: {ratings, favorites, ratedCommands}, commands: [{id, name, category, avgRating, ratingCount, favoriteCount}]}',
 };
 
 export const EVENTS: EndpointDoc = {
   id: 'events',
   title: 'Site events',
-  signature: 'GET /api/v1/events?since={id}&limit={1-100}&type={type}',
+  signature: 'GET /api/v1/events?since={id}&limit={1-100}&type={member.joined|banner.changed|site.upgraded}',
   example: '/events?since=0&limit=20',
   needsKey: true,
   description:
-    'What happened on the site after the event id since, optionally of one type: a bot polls it and passes the answer\'s nextSince back as since to get only what is new.',
+    'The site\'s public happenings, oldest first: member.joined {members}, banner.changed {banner, backgroundColor, textColor, borderColor}, site.upgraded {from, to}. A bot polls with since set to the last answer\'s nextSince to get only what is new; limit defaults to 50.',
   response: '{success, events: [{id, type, createdAt, data}], nextSince}',
 };
 
@@ -118,7 +118,7 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
     example: '/discord-updates',
     needsKey: true,
     description: 'Updates read from the chat community. Until the server has Discord configured, configured is false and products is empty.',
-    response: '{success, configured, products: [...]}',
+    response: '{success, configured, products: [{product, gameUpdates, communityHighlights, source, updatedAt}]}',
   },
   {
     id: 'wiki',
@@ -226,11 +226,11 @@ export const ANALYTICS_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'analytics',
     title: 'Page views and visitors',
-    signature: 'GET /api/v1/analytics?days={1-365}',
+    signature: 'GET /api/v1/analytics?days={1-90}',
     example: '/analytics?days=7',
     needsKey: true,
     description:
-      'Page views and visitors per day and page views per route over the chosen number of days, as the server counts them (no cookies, no stored IPs).',
+      'Page views and visitors per day, and page views per route, over the chosen number of days (1-90, default 30), as the server counts them (no cookies, no stored IPs).',
     response: '{success, days, totals: {pageViews, visitors}, daily: [{date, pageViews, visitors}], routes: [{route, pageViews}]}',
   },
   COMMANDS_STATS,
