@@ -3,7 +3,7 @@
 //! A route joins this list in the same change that adds its page to the UI router.
 
 pub const ROUTES: &[&str] =
-    &["/", "/commands", "/guides", "/community", "/login", "/admin", "/admin-access", "/generate-key"];
+    &["/", "/commands", "/guides", "/community", "/login", "/admin", "/admin-access", "/generate-key", "/api-docs"];
 
 pub fn is_known_route(path: &str) -> bool {
     ROUTES.contains(&path)
