@@ -28,6 +28,12 @@ pub struct PublicStats {
     pub commands: usize,
     pub guides: usize,
     pub discord_members: Option<i64>,
+    /// The fans' average command rating as a percentage (5 stars = 100), absent without ratings.
+    pub user_satisfaction: Option<f64>,
+    /// How many ratings `userSatisfaction` stands on.
+    pub rating_count: i64,
+    /// The audience an advertiser reaches: registered members.
+    pub targeted_audience: i64,
     pub started_at: String,
 }
 
@@ -36,7 +42,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Public figures measured by the server. Carries an ETag; `If-None-Match` gets 304.
-#[utoipa::path(get, path = "/api/stats", tag = "site", responses((status = 200, description = "{users, monthlyVisitors, pageViews, commands, guides, discordMembers, startedAt}"), (status = 304, description = "Not modified")))]
+#[utoipa::path(get, path = "/api/stats", tag = "site", responses((status = 200, description = "{users, monthlyVisitors, pageViews, commands, guides, discordMembers, userSatisfaction, ratingCount, targetedAudience, startedAt}"), (status = 304, description = "Not modified")))]
 pub(crate) async fn get_stats(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.stats_json.respond(&headers)
 }
@@ -75,6 +81,8 @@ pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, 
     let monthly_visitors: i64 =
         conn.query_row("SELECT COUNT(*) FROM monthly_visitors WHERE month = ?1", [month_key()], |r| r.get(0))?;
     let page_views: i64 = conn.query_row("SELECT COALESCE(SUM(views), 0) FROM page_views", [], |r| r.get(0))?;
+    let (rating_count, average): (i64, Option<f64>) =
+        conn.query_row("SELECT COUNT(*), AVG(rating) FROM command_ratings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(PublicStats {
         users,
         monthly_visitors,
@@ -82,6 +90,9 @@ pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, 
         commands: state.commands.len(),
         guides: state.guides.len(),
         discord_members: None,
+        user_satisfaction: average.map(|a| (a / 5.0 * 1000.0).round() / 10.0),
+        rating_count,
+        targeted_audience: users,
         started_at: state.started_at.to_string(),
     })
 }
