@@ -52,17 +52,22 @@ pub struct Options {
 #[derive(Clone, Default)]
 pub struct Secrets {
     pub admin_phrase: Option<String>,
+    /// FANHUB_LLM_URL, FANHUB_LLM_MODEL, FANHUB_LLM_KEY.
+    pub llm: Option<crate::llm::LlmConfig>,
 }
 
 impl Secrets {
     pub fn from_env() -> Self {
         let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
-        Self { admin_phrase }
+        Self { admin_phrase, llm: crate::llm::LlmConfig::from_env() }
     }
 }
 
 impl std::fmt::Debug for Secrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Secrets").field("admin_phrase", &self.admin_phrase.as_ref().map(|_| "***")).finish()
+        f.debug_struct("Secrets")
+            .field("admin_phrase", &self.admin_phrase.as_ref().map(|_| "***"))
+            .field("llm", &self.llm)
+            .finish()
     }
 }

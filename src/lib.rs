@@ -20,6 +20,7 @@ pub mod guides;
 pub mod health;
 pub mod http;
 pub mod keys;
+pub mod llm;
 pub mod logging;
 pub mod openapi;
 pub mod ratelimit;

@@ -36,6 +36,8 @@ pub fn build_state(
     data_dir: PathBuf,
     logs: LogBuffer,
 ) -> Result<AppState, StartError> {
+    crate::llm::install_crypto();
+    let llm = secrets.llm.clone().map(|c| crate::llm::LlmClient::new(c, crate::llm::TIMEOUT));
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
     let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
     let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
@@ -78,6 +80,7 @@ pub fn build_state(
         challenges: Default::default(),
         keys,
         submissions: Default::default(),
+        llm,
         banner_expiry: Default::default(),
         banner_changed: Default::default(),
         stats_refresh: Default::default(),

@@ -39,6 +39,8 @@ pub struct Inner {
     pub challenges: Challenges,
     pub keys: KeyRing,
     pub submissions: crate::ads::Submissions,
+    /// The configured language model, if any.
+    pub llm: Option<crate::llm::LlmClient>,
     /// When the served banner changes by itself next (ms since the epoch; 0: never).
     pub banner_expiry: std::sync::atomic::AtomicI64,
     pub banner_changed: tokio::sync::Notify,

@@ -122,6 +122,52 @@ pub fn heuristic(website_url: &str, description: &str, links: &[String]) -> AdAn
     }
 }
 
+const LLM_SYSTEM: &str = "You review banner advertisements submitted to a fan website of an online block-building game. \
+Read the advertisement and answer with one JSON object and nothing else, with these keys: \
+\"summary\" (one sentence, at most 160 characters), \"mainProduct\" (what is advertised, a few words), \
+\"category\" (one of: Game server, Clan or community, Video channel, Shop or merchandise, Tool or software, Game, Website), \
+\"priceRange\" (the prices stated, \"Free\", or \"Not stated\"), \"keyFeatures\" (an array of up to 5 short phrases taken from the ad), \
+\"callToAction\" (a short imperative, at most 40 characters). Never invent prices or features the ad does not state.";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LlmAnswer {
+    summary: String,
+    main_product: String,
+    category: String,
+    price_range: String,
+    key_features: Vec<String>,
+    call_to_action: String,
+}
+
+fn clip(text: &str, max: usize) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty() && !t.chars().any(char::is_control)).then(|| shorten(t, max))
+}
+
+/// The language model's reading of the ad, checked field by field (empty, control characters
+/// and overlong texts are refused; lists are capped).
+pub async fn with_llm(
+    llm: &crate::llm::LlmClient,
+    website_url: &str,
+    description: &str,
+    links: &[String],
+) -> Result<AdAnalysis, crate::llm::LlmError> {
+    let ad = serde_json::json!({ "websiteUrl": website_url, "description": description, "links": links });
+    let answer: LlmAnswer = llm.json(LLM_SYSTEM, &format!("The advertisement as JSON: {ad}"), 400).await?;
+    let bad = |what: &str| crate::llm::LlmError::BadAnswer(format!("{what} is empty or not plain text"));
+    let key_features: Vec<String> = answer.key_features.iter().filter_map(|f| clip(f, 80)).take(5).collect();
+    Ok(AdAnalysis {
+        summary: clip(&answer.summary, 160).ok_or_else(|| bad("summary"))?,
+        main_product: clip(&answer.main_product, 60).ok_or_else(|| bad("mainProduct"))?,
+        category: clip(&answer.category, 40).ok_or_else(|| bad("category"))?,
+        price_range: clip(&answer.price_range, 40).ok_or_else(|| bad("priceRange"))?,
+        key_features,
+        call_to_action: clip(&answer.call_to_action, 40).ok_or_else(|| bad("callToAction"))?,
+        source: "llm".into(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

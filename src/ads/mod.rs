@@ -297,6 +297,7 @@ pub(crate) async fn submit(
     .map_err(ApiError::internal)??;
     let (name, clean) = stored;
     let analysis = analysis::heuristic(&fields.website_url, &fields.description, &fields.links);
+    let for_llm = (fields.website_url.clone(), fields.description.clone(), fields.links.clone());
     let ad = store::NewAd {
         website_url: fields.website_url,
         description: fields.description,
@@ -324,6 +325,22 @@ pub(crate) async fn submit(
         }
     };
     tracing::info!("advertisement {id} submitted for review");
+    if let Some(llm) = state.llm.clone() {
+        // The language model's reading replaces the heuristic one when it arrives; the answer
+        // to the advertiser does not wait for it.
+        let state = state.clone();
+        tokio::spawn(async move {
+            let (url, description, links) = for_llm;
+            match analysis::with_llm(&llm, &url, &description, &links).await {
+                Ok(reading) => {
+                    if let Err(e) = state.db.write(move |tx| store::set_analysis(tx, id, &reading)).await {
+                        tracing::warn!("advertisement {id}: analysis not saved: {e}");
+                    }
+                }
+                Err(e) => tracing::warn!("advertisement {id}: kept the heuristic analysis: {e}"),
+            }
+        });
+    }
     let body =
         Submitted { success: true, id, message: "Your advertisement request has been sent for manual review.".into() };
     Ok((StatusCode::CREATED, axum::Json(body)).into_response())

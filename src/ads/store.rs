@@ -125,6 +125,15 @@ fn from_row(r: &Row) -> rusqlite::Result<Application> {
     })
 }
 
+/// Replaces an ad's analysis (when the language model's reading arrives).
+pub fn set_analysis(conn: &Connection, id: i64, analysis: &AdAnalysis) -> Result<(), ApiError> {
+    conn.execute(
+        "UPDATE advertisements SET analysis = ?2 WHERE id = ?1",
+        params![id, serde_json::to_string(analysis).map_err(ApiError::internal)?],
+    )?;
+    Ok(())
+}
+
 /// Every application, newest first.
 pub fn list(conn: &Connection) -> Result<Vec<Application>, ApiError> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM advertisements a ORDER BY a.id DESC"))?;
@@ -223,4 +232,59 @@ pub fn summary(conn: &Connection) -> Result<Summary, ApiError> {
     let active: i64 =
         conn.query_row("SELECT COUNT(*) FROM active_ad WHERE expires_at > ?1", [now_ms()], |r| r.get(0))?;
     Ok(Summary { approved: count("approved")?, pending: count("pending")?, active })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ad(duration: &str) -> NewAd {
+        NewAd {
+            website_url: "https://a.example".into(),
+            description: "An ad".into(),
+            target_audience: None,
+            duration: duration.into(),
+            links: vec![],
+            image_name: format!("{}.png", crate::tokens::random_hex(16)),
+            image_type: "image/png".into(),
+            image_width: 1,
+            image_height: 1,
+            premium_fullscreen: duration == "10-fullscreen",
+            fullscreen_message_type: None,
+            fullscreen_custom_message: None,
+            analysis: super::super::analysis::heuristic("https://a.example", "An ad", &[]),
+            design: Design {
+                background_color: "#112233".into(),
+                text_color: "#ffffff".into(),
+                border_color: "#445566".into(),
+            },
+            submitted_from_ip: "192.0.2.0".into(),
+        }
+    }
+
+    #[test]
+    fn a_banner_runs_for_its_duration_from_activation_and_then_is_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = Connection::open(dir.path().join("ads.db")).unwrap();
+        crate::db::apply_migrations_for_tests(&mut conn);
+        for (duration, days) in [("1-day", 1), ("1-month", 30), ("10-fullscreen", 10)] {
+            let id = insert(&conn, &ad(duration)).unwrap();
+            assert!(activate(&conn, id, &ad(duration).design).is_err(), "pending ads cannot run");
+            review(&conn, id, "approved").unwrap();
+            let before = now_ms();
+            let expires = activate(&conn, id, &ad(duration).design).unwrap();
+            assert!((expires - before - days * 86_400_000).abs() < 5_000, "{duration}");
+            let running_now = running(&conn, now_ms()).unwrap().unwrap();
+            assert_eq!((running_now.ad.id, running_now.expires_at), (id, expires));
+            assert!(running(&conn, expires - 1).unwrap().is_some());
+            assert!(running(&conn, expires).unwrap().is_none(), "the default is back at the expiry instant");
+        }
+        assert_eq!(summary(&conn).unwrap(), Summary { approved: 3, pending: 0, active: 1 });
+        assert!(deactivate(&conn).unwrap());
+        assert!(!deactivate(&conn).unwrap());
+        assert!(running(&conn, now_ms()).unwrap().is_none());
+        let id = insert(&conn, &ad("1-day")).unwrap();
+        review(&conn, id, "rejected").unwrap();
+        assert_eq!(review(&conn, id, "approved").unwrap_err().status, axum::http::StatusCode::CONFLICT);
+    }
 }

@@ -1,0 +1,145 @@
+//! One small client for an OpenAI-compatible chat-completions server (OpenAI, a local llama.cpp
+//! or Ollama): JSON mode, a timeout, the answer parsed and checked before anyone uses it.
+//! Configured with FANHUB_LLM_URL (the base that `/chat/completions` is appended to, e.g.
+//! `http://127.0.0.1:11434/v1`), FANHUB_LLM_MODEL and FANHUB_LLM_KEY. Callers always have a
+//! fallback: every failure is an `LlmError`, never a panic or a hang.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Clone)]
+pub struct LlmConfig {
+    pub base_url: String,
+    pub model: String,
+    pub key: Option<String>,
+}
+
+impl std::fmt::Debug for LlmConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmConfig")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("key", &self.key.as_ref().map(|_| "***"))
+            .finish()
+    }
+}
+
+impl LlmConfig {
+    /// From the environment; None unless FANHUB_LLM_URL is set.
+    pub fn from_env() -> Option<Self> {
+        let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let base_url = var("FANHUB_LLM_URL")?.trim_end_matches('/').to_string();
+        Some(Self {
+            base_url,
+            model: var("FANHUB_LLM_MODEL").unwrap_or_else(|| "gpt-4o-mini".into()),
+            key: var("FANHUB_LLM_KEY"),
+        })
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum LlmError {
+    #[error("the language model did not answer within {0:?}")]
+    Timeout(Duration),
+    #[error("the language model could not be reached: {0}")]
+    Unreachable(String),
+    #[error("the language model answered HTTP {status}: {message}")]
+    Status { status: u16, message: String },
+    #[error("the language model's answer was cut off (finish_reason length)")]
+    Truncated,
+    #[error("the language model's answer is not the JSON asked for: {0}")]
+    BadAnswer(String),
+}
+
+#[derive(Clone)]
+pub struct LlmClient {
+    http: reqwest::Client,
+    config: LlmConfig,
+    timeout: Duration,
+}
+
+#[derive(Deserialize)]
+struct Completion {
+    choices: Vec<Choice>,
+}
+
+#[derive(Deserialize)]
+struct Choice {
+    message: Message,
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Message {
+    content: Option<String>,
+}
+
+impl LlmClient {
+    pub fn new(config: LlmConfig, timeout: Duration) -> Self {
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(Duration::from_secs(5))
+            .user_agent(concat!("fanhub/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .expect("an HTTP client with rustls");
+        Self { http, config, timeout }
+    }
+
+    pub fn model(&self) -> &str {
+        &self.config.model
+    }
+
+    /// Asks for a JSON object (the prompts must say "JSON") and returns it parsed as `T`.
+    pub async fn json<T: DeserializeOwned>(&self, system: &str, user: &str, max_tokens: u32) -> Result<T, LlmError> {
+        let body = serde_json::json!({
+            "model": self.config.model,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
+            ],
+            "response_format": {"type": "json_object"},
+            "temperature": 0.2,
+            "max_tokens": max_tokens,
+        });
+        let mut request = self.http.post(format!("{}/chat/completions", self.config.base_url)).json(&body);
+        if let Some(key) = &self.config.key {
+            request = request.bearer_auth(key);
+        }
+        let response = request.send().await.map_err(|e| self.transport(e))?;
+        let status = response.status();
+        let text = response.text().await.map_err(|e| self.transport(e))?;
+        if !status.is_success() {
+            let message = serde_json::from_str::<serde_json::Value>(&text)
+                .ok()
+                .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
+                .unwrap_or_else(|| text.chars().take(200).collect());
+            return Err(LlmError::Status { status: status.as_u16(), message });
+        }
+        let completion: Completion =
+            serde_json::from_str(&text).map_err(|e| LlmError::BadAnswer(format!("not a chat completion ({e})")))?;
+        let choice = completion.choices.into_iter().next().ok_or_else(|| LlmError::BadAnswer("no choices".into()))?;
+        if choice.finish_reason.as_deref() == Some("length") {
+            return Err(LlmError::Truncated);
+        }
+        let content = choice.message.content.unwrap_or_default();
+        serde_json::from_str(content.trim()).map_err(|e| LlmError::BadAnswer(e.to_string()))
+    }
+
+    fn transport(&self, e: reqwest::Error) -> LlmError {
+        if e.is_timeout() {
+            LlmError::Timeout(self.timeout)
+        } else {
+            // Without the URL: it may carry credentials.
+            LlmError::Unreachable(e.without_url().to_string())
+        }
+    }
+}
+
+/// Makes ring the TLS crypto provider of the process (once; later calls do nothing).
+pub fn install_crypto() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
