@@ -4,6 +4,7 @@
 mod common;
 
 use std::io::Cursor;
+use std::time::Duration;
 
 use common::{Launch, Server, client, json};
 use reqwest::StatusCode;
@@ -239,4 +240,56 @@ async fn approval_makes_exactly_one_sponsored_banner() {
     let anonymous =
         client().post(server.url("/api/admin/activate-banner")).json(&serde_json::json!({})).send().await.unwrap();
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn the_default_banner_is_back_at_the_expiry_instant_while_clients_poll() {
+    let server = Server::start();
+    let key = common::admin_key(&server);
+    let res = submit(&server, form_with(Some((png(40, 20), "ad.png", "image/png")))).await;
+    let id = json(res).await["id"].as_i64().unwrap();
+    let url = server.url(&format!("/api/admin/advertisements/{id}"));
+    let res = client()
+        .patch(url)
+        .header("x-admin-key", &key)
+        .json(&serde_json::json!({"status": "approved"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let first = client().get(server.url("/api/admin/active-banner")).send().await.unwrap();
+    let sponsored_etag = first.headers()["etag"].to_str().unwrap().to_string();
+    assert_eq!(json(first).await["banner"]["isActive"], true);
+
+    // Bring the end of the run close (a day is too long to wait for): the server learns the new
+    // expiry at its next periodic refresh (every 5 s) and must flip at the instant itself, not
+    // at the refresh after it.
+    let expires_ms = jiff::Timestamp::now().as_millisecond() + 7_000;
+    let db = rusqlite::Connection::open(server.data_dir.join("fanhub.db")).unwrap();
+    db.busy_timeout(Duration::from_secs(5)).unwrap();
+    db.execute("UPDATE active_ad SET expires_at = ?1", [expires_ms]).unwrap();
+    drop(db);
+    let flipped_at = loop {
+        let res = client()
+            .get(server.url("/api/admin/active-banner"))
+            .header("if-none-match", &sponsored_etag)
+            .send()
+            .await
+            .unwrap();
+        let now = jiff::Timestamp::now().as_millisecond();
+        if res.status() == StatusCode::OK {
+            let body = json(res).await;
+            if body["banner"]["isActive"] == false {
+                break now;
+            }
+        } else {
+            assert_eq!(res.status(), StatusCode::NOT_MODIFIED, "unchanged while it runs");
+        }
+        assert!(now < expires_ms + 3_000, "still sponsored 3 s after its expiry");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(flipped_at >= expires_ms, "not before its time");
+    assert!(flipped_at - expires_ms < 500, "flipped {} ms after the expiry", flipped_at - expires_ms);
+    let apps = applications(&server, &key).await;
+    assert_eq!(apps[0]["isActive"], false);
 }

@@ -127,6 +127,7 @@ impl Drop for Server {
 }
 
 pub fn client() -> reqwest::Client {
+    fanhub::llm::install_crypto();
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
 }
 
@@ -134,6 +135,7 @@ pub fn client() -> reqwest::Client {
 pub fn browser(server: &Server) -> reqwest::Client {
     let mut headers = reqwest::header::HeaderMap::new();
     headers.insert("origin", server.base.parse().unwrap());
+    fanhub::llm::install_crypto();
     reqwest::Client::builder()
         .cookie_store(true)
         .default_headers(headers)
