@@ -186,9 +186,7 @@ mod tests {
 
     #[test]
     fn keys_are_stored_hashed_with_a_prefix() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = Connection::open(dir.path().join("k.db")).unwrap();
-        crate::db::apply_migrations_for_tests(&mut conn);
+        let (_dir, conn) = crate::db::open_for_tests();
         let key = create(&conn, "ops", "cli", None).unwrap();
         assert!(key.len() >= 4 + 32);
         let stored: Vec<u8> = conn.query_row("SELECT key_hash FROM admin_keys", [], |r| r.get(0)).unwrap();

@@ -264,9 +264,7 @@ mod tests {
 
     #[test]
     fn a_banner_runs_for_its_duration_from_activation_and_then_is_gone() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = Connection::open(dir.path().join("ads.db")).unwrap();
-        crate::db::apply_migrations_for_tests(&mut conn);
+        let (_dir, conn) = crate::db::open_for_tests();
         for (duration, days) in [("1-day", 1), ("1-month", 30), ("10-fullscreen", 10)] {
             let id = insert(&conn, &ad(duration)).unwrap();
             assert!(activate(&conn, id, &ad(duration).design).is_err(), "pending ads cannot run");

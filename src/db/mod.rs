@@ -204,7 +204,11 @@ pub fn rfc3339(ms: i64) -> String {
     jiff::Timestamp::from_millisecond(ms).map(|t| t.to_string()).unwrap_or_default()
 }
 
+/// A migrated database in a temporary directory (SQLite's WAL needs a file), for store tests.
 #[cfg(test)]
-pub fn apply_migrations_for_tests(conn: &mut Connection) {
-    migrations::apply(conn).unwrap();
+pub fn open_for_tests() -> (tempfile::TempDir, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("test.db")).unwrap();
+    migrations::apply(&mut conn).unwrap();
+    (dir, conn)
 }

@@ -64,9 +64,7 @@ mod tests {
 
     #[test]
     fn feed_pages_by_id_and_filters_by_type() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = Connection::open(dir.path().join("e.db")).unwrap();
-        crate::db::apply_migrations_for_tests(&mut conn);
+        let (_dir, conn) = crate::db::open_for_tests();
         note_version(&conn, "1.0.0").unwrap();
         assert!(list(&conn, 0, 10, None).unwrap().is_empty(), "a first start is no upgrade");
         let a = record(&conn, "member.joined", serde_json::json!({"members": 1})).unwrap();

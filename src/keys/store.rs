@@ -250,18 +250,11 @@ pub fn requests_since(conn: &Connection, since_secs: i64) -> Result<HashMap<i64,
 mod tests {
     use super::*;
 
-    fn db() -> (tempfile::TempDir, Connection) {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = Connection::open(dir.path().join("k.db")).unwrap();
-        crate::db::apply_migrations_for_tests(&mut conn);
-        (dir, conn)
-    }
-
     const IP: &str = "198.51.100.23";
 
     #[test]
     fn keys_are_hashed_listed_per_owner_and_revoked_by_prefix() {
-        let (_d, conn) = db();
+        let (_dir, conn) = crate::db::open_for_tests();
         let alice = Owner::Anonymous(sha256("alice-cookie"));
         let bob = Owner::Anonymous(sha256("bob-cookie"));
         let (key, live) = create(&conn, "bot", &alice, IP.parse().unwrap()).unwrap();
@@ -290,7 +283,7 @@ mod tests {
 
     #[test]
     fn public_key_is_stable_and_not_listed() {
-        let (_d, conn) = db();
+        let (_dir, conn) = crate::db::open_for_tests();
         let first = ensure_public_key(&conn).unwrap();
         assert_eq!(ensure_public_key(&conn).unwrap(), first);
         let live = live_keys(&conn).unwrap();
@@ -301,7 +294,7 @@ mod tests {
 
     #[test]
     fn usage_batches_add_up() {
-        let (_d, conn) = db();
+        let (_dir, conn) = crate::db::open_for_tests();
         conn.execute("INSERT INTO users (id, username, password_hash, created_at) VALUES (1, 'u', 'x', 0)", [])
             .unwrap();
         let owner = Owner::User(1);

@@ -99,9 +99,7 @@ mod tests {
 
     #[test]
     fn days_without_visits_are_zero_and_the_period_is_respected() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = Connection::open(dir.path().join("a.db")).unwrap();
-        crate::db::apply_migrations_for_tests(&mut conn);
+        let (_dir, conn) = crate::db::open_for_tests();
         conn.execute_batch(
             "INSERT INTO page_views VALUES ('2026-11-20', 5), ('2026-11-22', 7), ('2026-10-01', 100);
              INSERT INTO route_views VALUES ('2026-11-20', '/', 3), ('2026-11-22', '/', 1), ('2026-11-22', '/commands', 8),

@@ -132,16 +132,9 @@ pub fn persist(conn: &Connection, pending: &Pending) -> Result<(), ApiError> {
 mod tests {
     use super::*;
 
-    fn db() -> (tempfile::TempDir, Connection) {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = Connection::open(dir.path().join("v.db")).unwrap();
-        crate::db::apply_migrations_for_tests(&mut conn);
-        (dir, conn)
-    }
-
     #[test]
     fn same_visitor_counts_once_and_views_add_up() {
-        let (_d, conn) = db();
+        let (_dir, conn) = crate::db::open_for_tests();
         let v = Visits::open(&conn).unwrap();
         let ip: IpAddr = "198.51.100.7".parse().unwrap();
         v.record("/", ip, "Mozilla/5.0 Firefox");
