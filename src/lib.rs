@@ -18,6 +18,7 @@ pub mod error;
 pub mod events;
 pub mod guides;
 pub mod health;
+pub mod heavy;
 pub mod http;
 pub mod keys;
 pub mod llm;

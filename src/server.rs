@@ -37,6 +37,7 @@ pub fn build_state(
     logs: LogBuffer,
 ) -> Result<AppState, StartError> {
     crate::llm::install_crypto();
+    let heavy_work = crate::heavy::HeavyWork::new();
     let llm = secrets.llm.clone().map(|c| crate::llm::LlmClient::new(c, crate::llm::TIMEOUT));
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
     let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
@@ -74,7 +75,8 @@ pub fn build_state(
         build_id,
         request_ids: RequestIds::new(),
         logs,
-        hasher: Default::default(),
+        hasher: crate::accounts::password::Hasher::new(heavy_work.clone()),
+        heavy_work,
         auth_limiter: Default::default(),
         login_throttle: Default::default(),
         challenges: Default::default(),

@@ -34,6 +34,8 @@ pub struct Inner {
     pub request_ids: RequestIds,
     pub logs: LogBuffer,
     pub hasher: Hasher,
+    /// The gate for CPU-heavy jobs (hashing, images).
+    pub heavy_work: crate::heavy::HeavyWork,
     pub auth_limiter: AuthLimiter,
     pub login_throttle: LoginThrottle,
     pub challenges: Challenges,

@@ -1,13 +1,12 @@
 //! Password hashing with argon2id at OWASP's parameters (19 MiB, 2 passes, 1 lane). Hashing
-//! runs on blocking threads, at most `permits` at a time, so a burst of logins never takes the
-//! async workers or every core away from the rest of the site.
+//! runs through `heavy::HeavyWork`, so a burst of logins never takes the async workers or every
+//! core away from the rest of the site.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
 
@@ -38,34 +37,23 @@ pub fn verify_blocking(password: &str, phc: Option<&str>) -> bool {
     Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok() && phc != DUMMY_HASH.as_str()
 }
 
-#[derive(Clone)]
+/// Hashing and verifying through the site's gate for heavy work.
+#[derive(Clone, Default)]
 pub struct Hasher {
-    permits: Arc<Semaphore>,
+    work: crate::heavy::HeavyWork,
 }
 
 impl Hasher {
-    /// One hashing thread per core beyond the first (at least one).
-    pub fn new() -> Self {
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        Self { permits: Arc::new(Semaphore::new(cores.saturating_sub(1).max(1))) }
+    pub fn new(work: crate::heavy::HeavyWork) -> Self {
+        Self { work }
     }
 
     pub async fn hash(&self, password: String) -> Result<String, ApiError> {
-        let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
-        tokio::task::spawn_blocking(move || hash_blocking(&password)).await.map_err(ApiError::internal)?
+        self.work.run(move || hash_blocking(&password)).await?
     }
 
     pub async fn verify(&self, password: String, phc: Option<String>) -> Result<bool, ApiError> {
-        let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
-        tokio::task::spawn_blocking(move || verify_blocking(&password, phc.as_deref()))
-            .await
-            .map_err(ApiError::internal)
-    }
-}
-
-impl Default for Hasher {
-    fn default() -> Self {
-        Self::new()
+        self.work.run(move || verify_blocking(&password, phc.as_deref())).await
     }
 }
 

@@ -277,24 +277,25 @@ pub(crate) async fn submit(
     })?;
     let (file_name, bytes) = parts.image.unwrap_or_default();
     let uploads = uploads_dir(&state.data_dir);
-    // Decoding, re-encoding and the file write are blocking work.
-    let stored = tokio::task::spawn_blocking(move || -> Result<_, ApiError> {
-        let clean = image::clean(&bytes, &file_name).map_err(|p| match p {
-            image::ImageProblem::NotAnImage | image::ImageProblem::WrongExtension { .. } => {
-                ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, p.sentence())
-            }
-            image::ImageProblem::TooLarge => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, p.sentence()),
-            _ => bad("image", &p.sentence()),
-        })?;
-        let name = format!("{}.{}", crate::tokens::random_hex(16), clean.extension);
-        let mut tmp = tempfile::NamedTempFile::new_in(&uploads).map_err(ApiError::internal)?;
-        std::io::Write::write_all(&mut tmp, &clean.bytes).map_err(ApiError::internal)?;
-        tmp.as_file().sync_all().map_err(ApiError::internal)?;
-        tmp.persist(uploads.join(&name)).map_err(ApiError::internal)?;
-        Ok((name, clean))
-    })
-    .await
-    .map_err(ApiError::internal)??;
+    // Decoding, re-encoding and the file write are heavy, blocking work.
+    let stored = state
+        .heavy_work
+        .run(move || -> Result<_, ApiError> {
+            let clean = image::clean(&bytes, &file_name).map_err(|p| match p {
+                image::ImageProblem::NotAnImage | image::ImageProblem::WrongExtension { .. } => {
+                    ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, p.sentence())
+                }
+                image::ImageProblem::TooLarge => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, p.sentence()),
+                _ => bad("image", &p.sentence()),
+            })?;
+            let name = format!("{}.{}", crate::tokens::random_hex(16), clean.extension);
+            let mut tmp = tempfile::NamedTempFile::new_in(&uploads).map_err(ApiError::internal)?;
+            std::io::Write::write_all(&mut tmp, &clean.bytes).map_err(ApiError::internal)?;
+            tmp.as_file().sync_all().map_err(ApiError::internal)?;
+            tmp.persist(uploads.join(&name)).map_err(ApiError::internal)?;
+            Ok((name, clean))
+        })
+        .await??;
     let (name, clean) = stored;
     let analysis = analysis::heuristic(&fields.website_url, &fields.description, &fields.links);
     let for_llm = (fields.website_url.clone(), fields.description.clone(), fields.links.clone());
