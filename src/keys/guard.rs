@@ -21,10 +21,7 @@ static RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
 
 /// The key behind a keyed call, for handlers that show it (e.g. the newgen check's `apiKey`).
 #[derive(Debug, Clone)]
-pub struct ApiCaller {
-    pub key_id: i64,
-    pub name: String,
-}
+pub struct ApiCaller(pub std::sync::Arc<super::LiveKey>);
 
 pub async fn require_api_key(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let Some(client) = req.extensions().get::<ClientIp>().copied() else {
@@ -50,7 +47,7 @@ pub async fn require_api_key(State(state): State<AppState>, mut req: Request, ne
         add_headers(res.headers_mut(), &verdict);
         return res;
     }
-    req.extensions_mut().insert(ApiCaller { key_id: key.id, name: key.name.clone() });
+    req.extensions_mut().insert(ApiCaller(key.clone()));
     let hit = Hit { key_id: key.id, at_ms: now.as_millisecond(), ip: client.ip };
     let (recorded, mut res) = tokio::join!(state.keys.record(hit), next.run(req));
     if let Err(e) = recorded {

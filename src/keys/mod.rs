@@ -84,7 +84,7 @@ fn owner_token(headers: &HeaderMap) -> Option<String> {
 
 /// Live keys in memory, the rate limits, usage counting and the limit on new keys.
 pub struct KeyRing {
-    live: RwLock<HashMap<Vec<u8>, LiveKey>>,
+    live: RwLock<HashMap<Vec<u8>, std::sync::Arc<LiveKey>>>,
     pub limits: limits::RateLimits,
     usage: usage::UsageLog,
     new_keys: DefaultKeyedRateLimiter<IpAddr>,
@@ -106,7 +106,7 @@ impl KeyRing {
         }
         let quota = Quota::per_hour(NonZeroU32::new(NEW_KEYS_PER_HOUR).expect("non-zero"));
         Ok(Self {
-            live: RwLock::new(live.into_iter().collect()),
+            live: RwLock::new(live.into_iter().map(|(hash, key)| (hash, std::sync::Arc::new(key))).collect()),
             limits,
             usage: usage::UsageLog::start(db.clone(), ip_secret),
             new_keys: RateLimiter::keyed(quota),
@@ -118,12 +118,12 @@ impl KeyRing {
         &self.public_key
     }
 
-    pub fn find(&self, key: &str) -> Option<LiveKey> {
+    pub fn find(&self, key: &str) -> Option<std::sync::Arc<LiveKey>> {
         self.live.read().unwrap_or_else(|p| p.into_inner()).get(&sha256(key)).cloned()
     }
 
     fn add(&self, key: &str, live: LiveKey) {
-        self.live.write().unwrap_or_else(|p| p.into_inner()).insert(sha256(key), live);
+        self.live.write().unwrap_or_else(|p| p.into_inner()).insert(sha256(key), std::sync::Arc::new(live));
     }
 
     fn remove(&self, id: i64) {

@@ -184,8 +184,13 @@ pub struct Hit {
 }
 
 /// Writes a batch of accepted calls: per key the request count, the last use and its IP, the
-/// distinct IPs and the hourly counts.
-pub fn record_usage(conn: &Connection, hits: &[Hit], ip_secret: &[u8; 32]) -> Result<(), ApiError> {
+/// hourly counts, and the distinct IPs among `new_ips` (pairs the caller has not written before).
+pub fn record_usage(
+    conn: &Connection,
+    hits: &[Hit],
+    new_ips: &[(i64, IpAddr)],
+    ip_secret: &[u8; 32],
+) -> Result<(), ApiError> {
     struct PerKey {
         count: i64,
         last: Hit,
@@ -209,11 +214,8 @@ pub fn record_usage(conn: &Connection, hits: &[Hit], ip_secret: &[u8; 32]) -> Re
         update.execute(params![id, k.count, k.last.at_ms, anonymize(k.last.ip)])?;
     }
     let mut ips = conn.prepare_cached("INSERT OR IGNORE INTO api_key_ips (key_id, ip_hash) VALUES (?1, ?2)")?;
-    let mut seen = std::collections::HashSet::new();
-    for hit in hits {
-        if seen.insert((hit.key_id, hit.ip)) {
-            ips.execute(params![hit.key_id, ip_hash(ip_secret, hit.ip)])?;
-        }
+    for (key_id, ip) in new_ips {
+        ips.execute(params![key_id, ip_hash(ip_secret, *ip)])?;
     }
     let mut hours = conn.prepare_cached(
         "INSERT INTO api_key_hourly (key_id, hour, requests) VALUES (?1, ?2, ?3)
@@ -303,8 +305,10 @@ mod tests {
         assert_eq!(ip_secret(&conn).unwrap(), secret);
         let t = 1_700_000_000_000i64;
         let hit = |dt: i64, ip: &str| Hit { key_id: live.id, at_ms: t + dt, ip: ip.parse().unwrap() };
-        record_usage(&conn, &[hit(0, "192.0.2.1"), hit(5, "192.0.2.2"), hit(2, "192.0.2.1")], &secret).unwrap();
-        record_usage(&conn, &[hit(3_600_000, "2001:db8::1")], &secret).unwrap();
+        let ips = |list: &[&str]| list.iter().map(|ip| (live.id, ip.parse().unwrap())).collect::<Vec<_>>();
+        let batch = [hit(0, "192.0.2.1"), hit(5, "192.0.2.2"), hit(2, "192.0.2.1")];
+        record_usage(&conn, &batch, &ips(&["192.0.2.1", "192.0.2.2"]), &secret).unwrap();
+        record_usage(&conn, &[hit(3_600_000, "2001:db8::1")], &ips(&["2001:db8::1", "192.0.2.1"]), &secret).unwrap();
         let v = view(&conn, live.id).unwrap();
         assert_eq!(v.requests, 4);
         assert_eq!(v.unique_ips, 3);

@@ -2,6 +2,9 @@
 //! (so a kill -9 after its answer loses nothing), but calls arriving together share one
 //! transaction, so a busy API does not write SQLite once per call.
 
+use std::collections::HashSet;
+use std::net::IpAddr;
+
 use tokio::sync::{mpsc, oneshot};
 
 use super::store::{self, Hit};
@@ -9,6 +12,7 @@ use crate::db::Db;
 use crate::error::ApiError;
 
 const MAX_BATCH: usize = 4096;
+const MAX_KNOWN_IPS: usize = 100_000;
 
 type Pending = (Hit, oneshot::Sender<bool>);
 
@@ -22,6 +26,8 @@ impl UsageLog {
     pub fn start(db: Db, ip_secret: [u8; 32]) -> Self {
         let (queue, mut incoming) = mpsc::unbounded_channel::<Pending>();
         tokio::spawn(async move {
+            // The (key, IP) pairs already in api_key_ips, so a returning caller costs no statement.
+            let mut known_ips: HashSet<(i64, IpAddr)> = HashSet::new();
             while let Some(first) = incoming.recv().await {
                 let mut batch = vec![first];
                 while batch.len() < MAX_BATCH {
@@ -31,9 +37,21 @@ impl UsageLog {
                     }
                 }
                 let hits: Vec<Hit> = batch.iter().map(|(hit, _)| *hit).collect();
-                let written = db.write(move |tx| store::record_usage(tx, &hits, &ip_secret)).await;
-                if let Err(e) = &written {
-                    tracing::error!("API key usage not written: {e}");
+                if known_ips.len() > MAX_KNOWN_IPS {
+                    known_ips.clear();
+                }
+                let new_ips: Vec<(i64, IpAddr)> = hits
+                    .iter()
+                    .map(|h| (h.key_id, h.ip))
+                    .filter(|pair| !known_ips.contains(pair))
+                    .collect::<HashSet<_>>()
+                    .into_iter()
+                    .collect();
+                let pairs = new_ips.clone();
+                let written = db.write(move |tx| store::record_usage(tx, &hits, &pairs, &ip_secret)).await;
+                match &written {
+                    Ok(()) => known_ips.extend(new_ips),
+                    Err(e) => tracing::error!("API key usage not written: {e}"),
                 }
                 for (_, done) in batch {
                     let _ = done.send(written.is_ok());
