@@ -41,8 +41,11 @@ pub struct LiveKey {
     pub is_public: bool,
 }
 
-const VIEW_COLUMNS: &str = "k.name, k.prefix, k.created_at, k.requests, k.last_used, k.created_from_ip, \
-    k.last_used_from_ip, (SELECT COUNT(*) FROM api_key_ips i WHERE i.key_id = k.id)";
+const VIEW_COLUMNS: &str = "k.name, k.prefix, k.created_at, \
+    (SELECT COALESCE(SUM(h.requests), 0) FROM api_key_hourly h WHERE h.key_id = k.id), \
+    (SELECT MAX(h.last_used) FROM api_key_hourly h WHERE h.key_id = k.id), k.created_from_ip, \
+    (SELECT h.last_used_from_ip FROM api_key_hourly h WHERE h.key_id = k.id ORDER BY h.hour DESC LIMIT 1), \
+    (SELECT COUNT(*) FROM api_key_ips i WHERE i.key_id = k.id)";
 
 fn view_from_row(r: &Row) -> rusqlite::Result<ApiKeyView> {
     Ok(ApiKeyView {
@@ -191,38 +194,31 @@ pub fn record_usage(
     new_ips: &[(i64, IpAddr)],
     ip_secret: &[u8; 32],
 ) -> Result<(), ApiError> {
-    struct PerKey {
+    struct PerHour {
         count: i64,
         last: Hit,
     }
-    let mut per_key: HashMap<i64, PerKey> = HashMap::new();
-    let mut hourly: HashMap<(i64, i64), i64> = HashMap::new();
+    let mut per_hour: HashMap<(i64, i64), PerHour> = HashMap::new();
     for hit in hits {
-        let entry = per_key.entry(hit.key_id).or_insert(PerKey { count: 0, last: *hit });
+        let hour = hit.at_ms.div_euclid(1000).div_euclid(3600) * 3600;
+        let entry = per_hour.entry((hit.key_id, hour)).or_insert(PerHour { count: 0, last: *hit });
         entry.count += 1;
         if hit.at_ms >= entry.last.at_ms {
             entry.last = *hit;
         }
-        let hour = hit.at_ms.div_euclid(1000).div_euclid(3600) * 3600;
-        *hourly.entry((hit.key_id, hour)).or_default() += 1;
     }
-    let mut update = conn.prepare_cached(
-        "UPDATE api_keys SET requests = requests + ?2, last_used = MAX(COALESCE(last_used, 0), ?3), last_used_from_ip = ?4
-         WHERE id = ?1",
+    let mut hours = conn.prepare_cached(
+        "INSERT INTO api_key_hourly (key_id, hour, requests, last_used, last_used_from_ip) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT(key_id, hour) DO UPDATE SET requests = requests + excluded.requests,
+            last_used_from_ip = CASE WHEN excluded.last_used >= last_used THEN excluded.last_used_from_ip ELSE last_used_from_ip END,
+            last_used = MAX(last_used, excluded.last_used)",
     )?;
-    for (id, k) in &per_key {
-        update.execute(params![id, k.count, k.last.at_ms, anonymize(k.last.ip)])?;
+    for ((id, hour), h) in &per_hour {
+        hours.execute(params![id, hour, h.count, h.last.at_ms, anonymize(h.last.ip)])?;
     }
     let mut ips = conn.prepare_cached("INSERT OR IGNORE INTO api_key_ips (key_id, ip_hash) VALUES (?1, ?2)")?;
     for (key_id, ip) in new_ips {
         ips.execute(params![key_id, ip_hash(ip_secret, *ip)])?;
-    }
-    let mut hours = conn.prepare_cached(
-        "INSERT INTO api_key_hourly (key_id, hour, requests) VALUES (?1, ?2, ?3)
-         ON CONFLICT(key_id, hour) DO UPDATE SET requests = requests + excluded.requests",
-    )?;
-    for ((id, hour), n) in &hourly {
-        hours.execute(params![id, hour, n])?;
     }
     Ok(())
 }

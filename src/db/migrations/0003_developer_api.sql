@@ -11,10 +11,7 @@ CREATE TABLE api_keys (
     is_public         INTEGER NOT NULL DEFAULT 0 CHECK (is_public IN (0, 1)),
     created_at        INTEGER NOT NULL,
     created_from_ip   TEXT NOT NULL,           -- anonymised (/24, /48)
-    revoked_at        INTEGER,
-    requests          INTEGER NOT NULL DEFAULT 0,
-    last_used         INTEGER,
-    last_used_from_ip TEXT                     -- anonymised (/24, /48)
+    revoked_at        INTEGER
 );
 CREATE UNIQUE INDEX api_keys_prefix ON api_keys (prefix);
 CREATE INDEX api_keys_owner_user ON api_keys (owner_user_id) WHERE owner_user_id IS NOT NULL;
@@ -27,12 +24,15 @@ CREATE TABLE api_key_ips (
     PRIMARY KEY (key_id, ip_hash)
 ) WITHOUT ROWID;
 
--- Accepted calls per key and UTC hour: the usage history, and the hour and day windows of the rate
--- limits after a restart.
+-- Accepted calls per key and UTC hour: the usage (a key's requests are the sum, its last use the
+-- newest row's), and the hour and day windows of the rate limits after a restart. One row a key
+-- and hour keeps a busy key at one statement per batch of calls.
 CREATE TABLE api_key_hourly (
-    key_id   INTEGER NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
-    hour     INTEGER NOT NULL,                 -- Unix seconds at the start of the hour
-    requests INTEGER NOT NULL,
+    key_id            INTEGER NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
+    hour              INTEGER NOT NULL,        -- Unix seconds at the start of the hour
+    requests          INTEGER NOT NULL,
+    last_used         INTEGER NOT NULL,        -- ms since the epoch
+    last_used_from_ip TEXT NOT NULL,           -- anonymised (/24, /48)
     PRIMARY KEY (key_id, hour)
 ) WITHOUT ROWID;
 
