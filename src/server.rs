@@ -19,6 +19,7 @@ use crate::{app, banner, commands, guides, health, site, stats};
 const STATS_INTERVAL: Duration = Duration::from_secs(5);
 const HEALTH_INTERVAL: Duration = Duration::from_secs(10);
 const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(3600);
+const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Why the server could not start: a one-line message for the operator.
 #[derive(Debug, thiserror::Error)]
@@ -170,5 +171,18 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
         }
     });
     let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
-    vec![stats_task, health_task, maintenance_task, expiry_task]
+    let db = state.db.clone();
+    let checkpoint_task = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(CHECKPOINT_INTERVAL);
+        loop {
+            tick.tick().await;
+            let db = db.clone();
+            match tokio::task::spawn_blocking(move || db.checkpoint_passive()).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::warn!("background WAL checkpoint failed: {e}"),
+                Err(e) => tracing::warn!("background WAL checkpoint stopped: {e}"),
+            }
+        }
+    });
+    vec![stats_task, health_task, maintenance_task, expiry_task, checkpoint_task]
 }
