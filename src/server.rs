@@ -48,6 +48,7 @@ pub fn build_state(
         .map_err(|e| StartError(format!("cannot write the database: {e}")))?;
     commands.apply_scores(&scores);
     let bundle = Bundle::load();
+    let shells = crate::shell::Shells::new(&bundle);
     let build_id = bundle.build_id();
     let started_at = jiff::Timestamp::now();
     site.version.build = build_id.clone();
@@ -62,6 +63,7 @@ pub fn build_state(
         commands,
         guides,
         bundle,
+        shells,
         visits,
         started_at,
         build_id,

@@ -15,6 +15,7 @@ use crate::http::cached::CachedJson;
 use crate::http::middleware::RequestIds;
 use crate::logging::LogBuffer;
 use crate::ratelimit::{AuthLimiter, LoginThrottle};
+use crate::shell::Shells;
 use crate::site::SiteSettings;
 use crate::stats::Visits;
 
@@ -27,6 +28,7 @@ pub struct Inner {
     pub commands: Catalog,
     pub guides: Library,
     pub bundle: Bundle,
+    pub shells: Shells,
     pub visits: Visits,
     pub started_at: jiff::Timestamp,
     pub build_id: String,

@@ -2,6 +2,7 @@ import { Suspense, lazy, useCallback, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Route, Switch, useLocation } from 'wouter';
 import { queryClient } from './lib/queryClient';
+import { useDocumentTitle } from './lib/site';
 import { useShortcuts } from './lib/shortcuts';
 import { BottomBanner } from './components/BottomBanner';
 import { Footer } from './components/Footer';
@@ -40,7 +41,8 @@ function Routes() {
 }
 
 function Shell() {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
+  useDocumentTitle(location);
   const [menuOpen, setMenuOpen] = useState(false);
   const [privacyOpen, setPrivacyOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);

@@ -82,7 +82,7 @@ export function Footer() {
           )}
         </section>
       </div>
-      <div className="border-t border-slate-800/70 px-4 py-4 text-center text-xs text-slate-500">
+      <div className="border-t border-slate-800/70 px-4 py-4 text-center text-xs text-slate-400">
         {site ? site.copyright : <span className="inline-block h-4" />}
       </div>
     </footer>
