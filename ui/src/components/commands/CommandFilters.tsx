@@ -91,7 +91,13 @@ export function CommandFilters(props: CommandFiltersProps) {
         </div>
       </div>
 
-      <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Categories">
+      {/* One scrolling row on phones: the chips arrive with the commands, and a row that wrapped would
+          push the list down when they do (a layout shift). */}
+      <div
+        className="-mx-1 flex items-center gap-2 px-1 py-0.5 max-md:overflow-x-auto md:flex-wrap [&>*]:shrink-0"
+        role="group"
+        aria-label="Categories"
+      >
         <Button
           size="sm"
           variant={category === null ? 'default' : 'outline'}
