@@ -116,7 +116,9 @@ async fn the_shell_embeds_the_site_settings_and_preloads_the_route() {
     assert!(!block.contains('<') && !block.contains('>'), "markup characters are escaped in the data block");
     let embedded: serde_json::Value = serde_json::from_str(block).unwrap();
     assert_eq!(embedded, api, "the block is GET /api/site");
-    assert!(html.contains("<link rel=\"preload\" as=\"fetch\" crossorigin=\"use-credentials\" href=\"/api/commands\" />"));
+    assert!(
+        html.contains("<link rel=\"preload\" as=\"fetch\" crossorigin=\"use-credentials\" href=\"/api/commands\" />")
+    );
     // the Commands page's own chunk, found through Vite's manifest, which is itself not served
     let chunk = between(&html, "<link rel=\"modulepreload\" crossorigin href=\"/assets/Commands-", "\"").unwrap();
     let res = c.get(server.url(&format!("/assets/Commands-{chunk}"))).send().await.unwrap();
@@ -218,7 +220,8 @@ async fn base_url_fixes_every_absolute_url_whatever_the_host() {
         "base_url = \"https://fans.example.org/\"\nsocial_image = \"https://cdn.example.net/card.png?a=1&b=2\"",
         "",
     );
-    let server = Server::launch(Launch { args: vec!["--site".into(), site.display().to_string()], ..Default::default() });
+    let server =
+        Server::launch(Launch { args: vec!["--site".into(), site.display().to_string()], ..Default::default() });
     let c = client();
     for host in [None, Some("attacker.example"), Some("evil\"><x")] {
         let mut req = c.get(server.url("/commands"));
@@ -253,8 +256,13 @@ async fn sitemap_and_robots_follow_the_request_and_a_trusted_proxy() {
     let xml = res.text().await.unwrap();
     assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
     let site = json(c.get(server.url("/api/site")).send().await.unwrap()).await;
-    let indexable: Vec<&str> =
-        site["pages"].as_array().unwrap().iter().filter(|p| p["index"] == true).map(|p| p["path"].as_str().unwrap()).collect();
+    let indexable: Vec<&str> = site["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["index"] == true)
+        .map(|p| p["path"].as_str().unwrap())
+        .collect();
     assert_eq!(xml.matches("<loc>").count(), indexable.len());
     for path in indexable {
         assert!(xml.contains(&format!("<loc>{}{path}</loc>", server.base)), "{path}: {xml}");

@@ -66,9 +66,17 @@ pub fn render(h: &Head) -> String {
         let _ = writeln!(out, "<link rel=\"modulepreload\" crossorigin href=\"{}\" />", attr(path));
     }
     for path in h.fetch_preloads {
-        let _ = writeln!(out, "<link rel=\"preload\" as=\"fetch\" crossorigin=\"use-credentials\" href=\"{}\" />", attr(path));
+        let _ = writeln!(
+            out,
+            "<link rel=\"preload\" as=\"fetch\" crossorigin=\"use-credentials\" href=\"{}\" />",
+            attr(path)
+        );
     }
-    let _ = writeln!(out, "<script type=\"application/json\" id=\"{SITE_DATA_ID}\">{}</script>", json_in_script(h.site_json));
+    let _ = writeln!(
+        out,
+        "<script type=\"application/json\" id=\"{SITE_DATA_ID}\">{}</script>",
+        json_in_script(h.site_json)
+    );
     out
 }
 
@@ -145,7 +153,11 @@ mod tests {
         assert!(!html.contains("noindex"));
         assert!(html.contains("<meta property=\"og:url\" content=\"https://x.org/a&quot;"));
         assert!(html.contains("<meta name=\"twitter:card\" content=\"summary_large_image\" />"));
-        assert!(html.contains("<link rel=\"preload\" as=\"fetch\" crossorigin=\"use-credentials\" href=\"/api/commands\" />"));
+        assert!(
+            html.contains(
+                "<link rel=\"preload\" as=\"fetch\" crossorigin=\"use-credentials\" href=\"/api/commands\" />"
+            )
+        );
     }
 
     #[test]
@@ -157,7 +169,8 @@ mod tests {
 
     #[test]
     fn json_block_cannot_close_the_script_or_open_a_comment() {
-        let json = serde_json::to_vec(&serde_json::json!({"a": "</script><script>alert(1)</script><!-- & \u{2028}"})).unwrap();
+        let json =
+            serde_json::to_vec(&serde_json::json!({"a": "</script><script>alert(1)</script><!-- & \u{2028}"})).unwrap();
         let html = render(&head(&json, None, true));
         let start = html.find(&format!("id=\"{SITE_DATA_ID}\">")).unwrap();
         let block = &html[start..];

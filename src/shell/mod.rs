@@ -67,7 +67,13 @@ impl Shells {
     }
 
     /// The shell for `route` (`None`: the not-found page, answered with 404).
-    pub fn respond(&self, state: &AppState, route: Option<&Route>, origin: Option<String>, request: &HeaderMap) -> Response {
+    pub fn respond(
+        &self,
+        state: &AppState,
+        route: Option<&Route>,
+        origin: Option<String>,
+        request: &HeaderMap,
+    ) -> Response {
         let index = route.and_then(|r| ROUTES.iter().position(|x| x.path == r.path));
         let status = if index.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
         // The not-found shell names no URL, so one variant serves every origin.

@@ -29,7 +29,10 @@ pub fn valid_host(host: &str) -> Option<String> {
         }
     };
     if let Some(port) = port
-        && (port.is_empty() || port.len() > 5 || !port.bytes().all(|b| b.is_ascii_digit()) || port.parse::<u16>().is_err())
+        && (port.is_empty()
+            || port.len() > 5
+            || !port.bytes().all(|b| b.is_ascii_digit())
+            || port.parse::<u16>().is_err())
     {
         return None;
     }

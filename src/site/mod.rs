@@ -383,10 +383,20 @@ mod tests {
 
     #[test]
     fn base_url_is_an_origin_only() {
-        for ok in ["https://fans.example.org", "http://127.0.0.1:8080", "https://fans.example.org/", "https://[::1]:8443"] {
+        for ok in
+            ["https://fans.example.org", "http://127.0.0.1:8080", "https://fans.example.org/", "https://[::1]:8443"]
+        {
             assert!(validate_base_url(ok).is_ok(), "{ok}");
         }
-        for bad in ["fans.example.org", "https://fans.example.org/x", "https://a\"b", "https://", "ftp://x", "https://u@x", "https://x?q"] {
+        for bad in [
+            "fans.example.org",
+            "https://fans.example.org/x",
+            "https://a\"b",
+            "https://",
+            "ftp://x",
+            "https://u@x",
+            "https://x?q",
+        ] {
             assert!(validate_base_url(bad).is_err(), "{bad}");
         }
     }
