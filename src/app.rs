@@ -11,7 +11,7 @@ use tower_http::compression::CompressionLayer;
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
 use crate::state::AppState;
-use crate::{accounts, admin, ads, banner, commands, guides, health, keys, openapi, site, stats, v1};
+use crate::{accounts, admin, ads, banner, commands, guides, health, keys, openapi, shell, site, stats, v1};
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
@@ -22,6 +22,7 @@ pub fn router(state: AppState) -> Router {
         .merge(commands::router())
         .merge(guides::router())
         .merge(openapi::router())
+        .merge(shell::router())
         .layer(CompressionLayer::new());
     let polled = Router::new().merge(health::router()).merge(stats::router()).merge(banner::router());
     let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
@@ -62,15 +63,16 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
             return ApiError::not_found("No such file.").into_response();
         }
     }
-    let route = spa::known_route(path);
-    let status = if route.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
+    let route = spa::find(path);
+    let client = req.extensions().get::<crate::http::client_ip::ClientIp>();
     if let Some(route) = route
         && req.method() == Method::GET
-        && let Some(client) = req.extensions().get::<crate::http::client_ip::ClientIp>()
+        && let Some(client) = client
     {
-        state.visits.record(route, client.ip, crate::http::user_agent(req.headers()));
+        state.visits.record(route.path, client.ip, crate::http::user_agent(req.headers()));
     }
-    state.bundle.shell_response(status, req.headers())
+    let origin = shell::origin::of_request(state.site.base_url.as_deref(), req.headers(), client);
+    state.shells.respond(&state, route, origin, req.headers())
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! fanhub: a self-hosted fan-community site in one binary.
 //!
 //! `cli` parses the command line and starts things; `app` assembles the router from the
-//! features (`site`, `commands`, `guides`, `stats`, `banner`, ...); `http` holds the plumbing
+//! features (`site`, `commands`, `guides`, `stats`, `banner`, ...); `shell` writes each route's app shell; `http` holds the plumbing
 //! every feature shares; `db` the SQLite store and its migrations.
 
 pub mod accounts;
@@ -27,6 +27,7 @@ pub mod openapi;
 pub mod ratelimit;
 pub mod search;
 pub mod server;
+pub mod shell;
 pub mod site;
 pub mod state;
 pub mod stats;

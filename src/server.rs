@@ -57,6 +57,7 @@ pub fn build_state(
     let keys = crate::keys::KeyRing::open(&db).map_err(|e| StartError(format!("cannot prepare the API keys: {e}")))?;
     site.public_api_key = Some(keys.public_key().to_string());
     let bundle = Bundle::load();
+    let shells = crate::shell::Shells::new(&bundle);
     let build_id = bundle.build_id();
     let started_at = jiff::Timestamp::now();
     site.version.build = build_id.clone();
@@ -71,6 +72,7 @@ pub fn build_state(
         commands,
         guides,
         bundle,
+        shells,
         visits,
         started_at,
         build_id,

@@ -16,6 +16,7 @@ use crate::http::middleware::RequestIds;
 use crate::keys::KeyRing;
 use crate::logging::LogBuffer;
 use crate::ratelimit::{AuthLimiter, LoginThrottle};
+use crate::shell::Shells;
 use crate::site::SiteSettings;
 use crate::stats::Visits;
 
@@ -28,6 +29,7 @@ pub struct Inner {
     pub commands: Catalog,
     pub guides: Library,
     pub bundle: Bundle,
+    pub shells: Shells,
     pub visits: Visits,
     pub started_at: jiff::Timestamp,
     pub build_id: String,

@@ -21,6 +21,8 @@ export default defineConfig({
     target: 'es2022',
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
+    // Read by the server (src/shell) to preload each route's chunk; not served.
+    manifest: 'vite-manifest.json',
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080', '/uploads': 'http://127.0.0.1:8080' },

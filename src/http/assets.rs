@@ -1,6 +1,7 @@
 //! The bundled UI (`ui/dist`, baked in by rust-embed). Hashed files under `assets/` are
 //! immutable; every compressible file has `.br` and `.gz` twins made at build time, chosen here
-//! by `Accept-Encoding`. The shell (`index.html`) is `no-cache` with an ETag.
+//! by `Accept-Encoding`. The shell template (`index.html`) and Vite's manifest are not served
+//! as files: `crate::shell` builds each route's shell from them.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -27,8 +28,17 @@ pub struct Asset {
 
 pub struct Bundle {
     files: HashMap<String, Asset>,
-    shell: Asset,
+    template: Asset,
+    manifest: Option<serde_json::Value>,
 }
+
+/// Vite's manifest (`build.manifest` in ui/vite.config.ts): which chunk holds which page.
+const MANIFEST: &str = "vite-manifest.json";
+
+/// The bundled link-card image. Its URL carries its hash (`?v=`), so it is cached for a year.
+pub const SOCIAL_IMAGE: &str = "social-card.png";
+
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Encoding {
@@ -45,8 +55,8 @@ impl Bundle {
                 continue;
             }
             let Some(file) = UiDist::get(&path) else { continue };
-            let immutable = path.starts_with("assets/");
-            let cache = if immutable { "public, max-age=31536000, immutable" } else { "public, max-age=3600" };
+            let immutable = path.starts_with("assets/") || path == SOCIAL_IMAGE;
+            let cache = if immutable { IMMUTABLE } else { "public, max-age=3600" };
             let asset = Asset {
                 etag: etag_of(&file.data),
                 identity: file.data,
@@ -57,9 +67,25 @@ impl Bundle {
             };
             files.insert(path.to_string(), asset);
         }
-        let mut shell = files.remove("index.html").expect("ui/dist/index.html is baked into the binary by build.rs");
-        shell.cache_control = HeaderValue::from_static("no-cache");
-        Self { files, shell }
+        let template = files.remove("index.html").expect("ui/dist/index.html is baked into the binary by build.rs");
+        let manifest = files.remove(MANIFEST).and_then(|m| serde_json::from_slice(&m.identity).ok());
+        Self { files, template, manifest }
+    }
+
+    /// The shell template: `ui/index.html` as Vite built it.
+    pub fn template(&self) -> &str {
+        std::str::from_utf8(&self.template.identity).unwrap_or_default()
+    }
+
+    /// Vite's manifest, when the build wrote one.
+    pub fn manifest(&self) -> Option<&serde_json::Value> {
+        self.manifest.as_ref()
+    }
+
+    /// The bundled social image's path with its version, e.g. `/social-card.png?v=1a2b3c4d`.
+    pub fn social_image_path(&self) -> Option<String> {
+        let image = self.files.get(SOCIAL_IMAGE)?;
+        Some(format!("/{SOCIAL_IMAGE}?v={}", &image.etag.to_str().unwrap_or_default().trim_matches('"')[..8]))
     }
 
     /// A bundled file by its path without the leading slash (never the shell).
@@ -69,25 +95,48 @@ impl Bundle {
 
     /// An id of this build of the UI: changes whenever the bundle does.
     pub fn build_id(&self) -> String {
-        self.shell.etag.to_str().unwrap_or_default().trim_matches('"')[..8].to_string()
-    }
-
-    pub fn shell_response(&self, status: StatusCode, request: &HeaderMap) -> Response {
-        if status == StatusCode::OK && if_none_match_hits(request, &self.shell.etag) {
-            return (
-                StatusCode::NOT_MODIFIED,
-                [(header::ETAG, self.shell.etag.clone()), (header::CACHE_CONTROL, self.shell.cache_control.clone())],
-            )
-                .into_response();
-        }
-        let mut res = self.shell.respond(request);
-        *res.status_mut() = status;
-        res
+        self.template.etag.to_str().unwrap_or_default().trim_matches('"')[..8].to_string()
     }
 }
 
+/// Brotli quality for pages compressed at run time (once per shell variant): close to the
+/// best ratio at a fraction of quality 11's time.
+const RUNTIME_BROTLI_QUALITY: u32 = 9;
+
 impl Asset {
+    /// An HTML page made at run time: `no-cache` with its ETag, brotli-compressed when `compress`.
+    pub fn html(body: String, compress: bool) -> Self {
+        let bytes = body.into_bytes();
+        let br = compress.then(|| {
+            let mut out = Vec::with_capacity(bytes.len() / 3);
+            let params = brotli::enc::BrotliEncoderParams {
+                quality: RUNTIME_BROTLI_QUALITY as i32,
+                size_hint: bytes.len(),
+                ..Default::default()
+            };
+            let _ = brotli::BrotliCompress(&mut &bytes[..], &mut out, &params);
+            Cow::Owned(out)
+        });
+        Self {
+            etag: etag_of(&bytes),
+            identity: Cow::Owned(bytes),
+            br,
+            gzip: None,
+            content_type: HeaderValue::from_static("text/html; charset=utf-8"),
+            cache_control: HeaderValue::from_static("no-cache"),
+        }
+    }
+
+    pub fn etag(&self) -> &HeaderValue {
+        &self.etag
+    }
+
     pub fn respond(&self, request: &HeaderMap) -> Response {
+        self.respond_with_status(StatusCode::OK, request)
+    }
+
+    /// Answers with `status`; a matching `If-None-Match` gets a 304 only when `status` is 200.
+    pub fn respond_with_status(&self, status: StatusCode, request: &HeaderMap) -> Response {
         let (body, encoding) = match preferred_encoding(request) {
             Encoding::Br if self.br.is_some() => (self.br.clone().unwrap_or_default(), Encoding::Br),
             Encoding::Br | Encoding::Gzip if self.gzip.is_some() && accepts(request, "gzip") => {
@@ -95,10 +144,15 @@ impl Asset {
             }
             _ => (self.identity.clone(), Encoding::Identity),
         };
-        if if_none_match_hits(request, &self.etag) {
-            return (StatusCode::NOT_MODIFIED, [(header::ETAG, self.etag.clone())]).into_response();
+        if status == StatusCode::OK && if_none_match_hits(request, &self.etag) {
+            return (
+                StatusCode::NOT_MODIFIED,
+                [(header::ETAG, self.etag.clone()), (header::CACHE_CONTROL, self.cache_control.clone())],
+            )
+                .into_response();
         }
         let mut res = Response::new(Body::from(body));
+        *res.status_mut() = status;
         let h = res.headers_mut();
         h.insert(header::CONTENT_TYPE, self.content_type.clone());
         h.insert(header::CACHE_CONTROL, self.cache_control.clone());
@@ -176,5 +230,23 @@ mod tests {
         assert_eq!(content_type_for("assets/a.js"), "text/javascript; charset=utf-8");
         assert_eq!(content_type_for("favicon.svg"), "image/svg+xml; charset=utf-8");
         assert_eq!(content_type_for("x.png"), "image/png");
+    }
+
+    #[test]
+    fn runtime_html_is_compressed_and_tagged() {
+        let page = Asset::html("<p>hello</p>".repeat(200), true);
+        let br = page.br.as_ref().unwrap();
+        assert!(br.len() < page.identity.len() / 10);
+        let mut back = Vec::new();
+        brotli::BrotliDecompress(&mut &br[..], &mut back).unwrap();
+        assert_eq!(back, page.identity.as_ref());
+        let res = page.respond_with_status(StatusCode::NOT_FOUND, &ae("br"));
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+        assert_eq!(res.headers()[header::CONTENT_ENCODING], "br");
+        let mut h = HeaderMap::new();
+        h.insert(header::IF_NONE_MATCH, page.etag().clone());
+        assert_eq!(page.respond_with_status(StatusCode::OK, &h).status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(page.respond_with_status(StatusCode::NOT_FOUND, &h).status(), StatusCode::NOT_FOUND);
+        assert!(Asset::html("x".into(), false).br.is_none());
     }
 }

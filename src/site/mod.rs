@@ -40,6 +40,16 @@ pub struct SiteSettings {
     pub permissions: Permissions,
     pub selectors: Vec<Selector>,
     pub credits: Vec<Credit>,
+    /// Per-route head texts (title, description, indexable); one per route of `http::spa::ROUTES`.
+    pub pages: Vec<PageText>,
+    /// The public address of the site (`https://fans.example.org`): canonical URLs, link cards
+    /// and the sitemap use it. Unset: taken from each request's `Host` (and, through a trusted
+    /// proxy, `X-Forwarded-Proto`).
+    #[serde(default, skip_serializing)]
+    pub base_url: Option<String>,
+    /// An absolute URL of the image link cards show instead of the bundled `/social-card.png`.
+    #[serde(default, skip_serializing)]
+    pub social_image: Option<String>,
     /// The public default API key of the newgen page (filled at start by a later feature).
     #[serde(skip_deserializing)]
     pub public_api_key: Option<String>,
@@ -173,6 +183,26 @@ pub struct Selector {
     pub description: String,
 }
 
+/// The head texts of one route: `<title>`, meta description, link-card texts.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+pub struct PageText {
+    pub path: String,
+    /// The page's own title; the document title adds the site name (`document_title`).
+    pub title: String,
+    pub description: String,
+    /// Listed in the sitemap and open to search engines; `false` marks the page `noindex`.
+    #[serde(default = "indexable_by_default")]
+    pub index: bool,
+    /// `title | site name`, what the browser tab shows (filled at load).
+    #[serde(skip_deserializing)]
+    pub document_title: String,
+}
+
+fn indexable_by_default() -> bool {
+    true
+}
+
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Credit {
@@ -209,8 +239,12 @@ pub fn load(path: Option<&Path>) -> Result<SiteSettings, ContentError> {
         }
         None => ("data/site.toml".to_string(), bundled("site.toml").to_string()),
     };
-    let site: SiteSettings = parse_toml(&name, &text)?;
+    let mut site: SiteSettings = parse_toml(&name, &text)?;
     validate(&site).map_err(|problem| ContentError::new(&name, problem))?;
+    site.base_url = site.base_url.map(|u| u.trim_end_matches('/').to_string());
+    for page in &mut site.pages {
+        page.document_title = document_title(&page.title, &site.name);
+    }
     Ok(site)
 }
 
@@ -239,6 +273,62 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
             return Err(format!("[[{key}]] needs exactly {want} entries, found {len}"));
         }
     }
+    if let Some(base) = &site.base_url {
+        validate_base_url(base).map_err(|e| format!("base_url {e}"))?;
+    }
+    if let Some(image) = &site.social_image
+        && !(image.starts_with("https://") || image.starts_with("http://"))
+    {
+        return Err(format!("social_image must be an absolute http(s) URL, not {image:?}"));
+    }
+    validate_pages(&site.pages)
+}
+
+/// The document title of a page: its title, then the site name.
+pub fn document_title(title: &str, site_name: &str) -> String {
+    format!("{title} | {site_name}")
+}
+
+/// `https://host[:port]` and nothing else: no path, query, fragment or credentials.
+fn validate_base_url(base: &str) -> Result<(), String> {
+    let rest = base
+        .strip_prefix("https://")
+        .or_else(|| base.strip_prefix("http://"))
+        .ok_or_else(|| format!("must start with https:// or http://, not {base:?}"))?;
+    let host = rest.trim_end_matches('/');
+    if crate::shell::origin::valid_host(host).is_none() {
+        return Err(format!("must be only a scheme and a host name (like https://fans.example.org), not {base:?}"));
+    }
+    Ok(())
+}
+
+/// Every route has texts, and no texts name a route the server does not have.
+fn validate_pages(pages: &[PageText]) -> Result<(), String> {
+    use crate::http::spa::ROUTES;
+    for (i, page) in pages.iter().enumerate() {
+        if !ROUTES.iter().any(|r| r.path == page.path) {
+            let known = ROUTES.iter().map(|r| r.path).collect::<Vec<_>>().join(" ");
+            return Err(format!(
+                "[[pages]] path {:?} is not a route of this server (routes: {known}); remove the entry or add the route to src/http/spa.rs",
+                page.path
+            ));
+        }
+        if pages[..i].iter().any(|p| p.path == page.path) {
+            return Err(format!("[[pages]] lists {:?} twice", page.path));
+        }
+        if page.title.trim().is_empty() || page.description.trim().is_empty() {
+            return Err(format!("[[pages]] {:?} needs a title and a description", page.path));
+        }
+        if page.description.chars().count() > 300 {
+            return Err(format!("[[pages]] {:?}: keep the description under 300 characters", page.path));
+        }
+    }
+    if let Some(missing) = ROUTES.iter().find(|r| !pages.iter().any(|p| p.path == r.path)) {
+        return Err(format!(
+            "the route {:?} has no [[pages]] entry: add one with its path, title and description (see data/README.md)",
+            missing.path
+        ));
+    }
     Ok(())
 }
 
@@ -254,8 +344,60 @@ pub(crate) async fn get_site(State(state): State<AppState>, headers: HeaderMap) 
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn bundled_site_file_is_valid() {
-        super::load(None).unwrap();
+        let site = load(None).unwrap();
+        let home = site.pages.iter().find(|p| p.path == "/").unwrap();
+        assert_eq!(home.document_title, format!("{} | {}", home.title, site.name));
+    }
+
+    fn pages(paths: &[&str]) -> Vec<PageText> {
+        paths
+            .iter()
+            .map(|p| PageText {
+                path: p.to_string(),
+                title: "T".into(),
+                description: "D".into(),
+                index: true,
+                document_title: String::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_route_needs_texts_and_texts_need_a_route() {
+        let all: Vec<&str> = crate::http::spa::ROUTES.iter().map(|r| r.path).collect();
+        assert!(validate_pages(&pages(&all)).is_ok());
+        let err = validate_pages(&pages(&all[1..])).unwrap_err();
+        assert!(err.contains("has no [[pages]] entry") && err.contains(&format!("{:?}", all[0])), "{err}");
+        let mut extra = all.clone();
+        extra.push("/not-a-route");
+        let err = validate_pages(&pages(&extra)).unwrap_err();
+        assert!(err.contains("\"/not-a-route\" is not a route"), "{err}");
+        let mut twice = all.clone();
+        twice.push(all[0]);
+        assert!(validate_pages(&pages(&twice)).unwrap_err().contains("twice"));
+    }
+
+    #[test]
+    fn base_url_is_an_origin_only() {
+        for ok in
+            ["https://fans.example.org", "http://127.0.0.1:8080", "https://fans.example.org/", "https://[::1]:8443"]
+        {
+            assert!(validate_base_url(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "fans.example.org",
+            "https://fans.example.org/x",
+            "https://a\"b",
+            "https://",
+            "ftp://x",
+            "https://u@x",
+            "https://x?q",
+        ] {
+            assert!(validate_base_url(bad).is_err(), "{bad}");
+        }
     }
 }

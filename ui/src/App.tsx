@@ -2,6 +2,8 @@ import { Suspense, lazy, useCallback, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Route, Switch, useLocation } from 'wouter';
 import { queryClient } from './lib/queryClient';
+import { useAfterFirstPaint } from './lib/firstPaint';
+import { useDocumentTitle } from './lib/site';
 import { useShortcuts } from './lib/shortcuts';
 import { BottomBanner } from './components/BottomBanner';
 import { Footer } from './components/Footer';
@@ -42,11 +44,14 @@ function Routes() {
 }
 
 function Shell() {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
+  useDocumentTitle(location);
   const [menuOpen, setMenuOpen] = useState(false);
   const [privacyOpen, setPrivacyOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [adOpen, setAdOpen] = useState(false);
+  // The footer and the bottom banner wait for the first paint (see useAfterFirstPaint).
+  const later = useAfterFirstPaint();
 
   const closePanels = useCallback(() => {
     setMenuOpen(false);
@@ -82,8 +87,8 @@ function Shell() {
           <Routes />
         </Suspense>
       </main>
-      <Footer />
-      <BottomBanner onTestFullscreen={() => setAdOpen(true)} />
+      {later && <Footer />}
+      {later && <BottomBanner onTestFullscreen={() => setAdOpen(true)} />}
       <ShortcutsButton onClick={() => setShortcutsOpen(true)} />
       <PrivacyPanel open={privacyOpen} onClose={() => setPrivacyOpen(false)} />
       <ShortcutsPanel open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />

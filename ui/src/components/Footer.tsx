@@ -83,7 +83,7 @@ export function Footer() {
           )}
         </section>
       </div>
-      <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2 border-t border-slate-800/70 px-4 py-4 text-center text-xs text-slate-500">
+      <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2 border-t border-slate-800/70 px-4 py-4 text-center text-xs text-slate-400">
         {site ? site.copyright : <span className="inline-block h-4" />}
         <Link href="/api-docs" className="text-slate-300 underline underline-offset-2 hover:text-white">
           Developer API

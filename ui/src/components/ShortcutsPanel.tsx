@@ -18,7 +18,7 @@ export function ShortcutsPanel({ open, onClose }: ShortcutsPanelProps) {
             <span className="flex shrink-0 items-center gap-1">
               {s.keys.map((k, i) => (
                 <span key={k} className="flex items-center gap-1">
-                  {i > 0 && <span aria-hidden="true" className="text-slate-500">+</span>}
+                  {i > 0 && <span aria-hidden="true" className="text-slate-400">+</span>}
                   <kbd className="rounded-md border border-slate-700 bg-slate-800 px-2 py-0.5 font-mono text-xs text-slate-100">{k}</kbd>
                 </span>
               ))}
@@ -30,7 +30,10 @@ export function ShortcutsPanel({ open, onClose }: ShortcutsPanelProps) {
   );
 }
 
-/** The floating bottom-right button that opens the shortcuts panel; it stays above the bottom banner. */
+/**
+ * The floating bottom-right button that opens the shortcuts panel; it stays above the bottom banner. It is
+ * lifted with a transform, not `bottom`, so the banner appearing is not a layout shift (CLS).
+ */
 export function ShortcutsButton({ onClick }: { onClick: () => void }) {
   return (
     <button
@@ -39,7 +42,7 @@ export function ShortcutsButton({ onClick }: { onClick: () => void }) {
       aria-haspopup="dialog"
       title="Keyboard shortcuts"
       onClick={onClick}
-      className="fixed bottom-[calc(var(--banner-h,0px)+1rem)] right-4 z-30 inline-flex h-12 w-12 cursor-pointer items-center justify-center rounded-full bg-violet-600 text-white shadow-lg shadow-violet-950/50 transition-colors hover:bg-violet-500"
+      className="fixed bottom-4 right-4 z-30 -translate-y-[var(--banner-h,0px)] inline-flex h-12 w-12 cursor-pointer items-center justify-center rounded-full bg-violet-600 text-white shadow-lg shadow-violet-950/50 transition-colors hover:bg-violet-500"
     >
       <Keyboard size={22} aria-hidden="true" />
     </button>

@@ -107,6 +107,17 @@ export interface SiteSettings {
   credits: { name: string; role: string }[];
   copyright: string;
   publicApiKey: string | null;
+  /** Head texts per route (site.toml [[pages]]). */
+  pages: PageText[];
+}
+
+export interface PageText {
+  path: string;
+  title: string;
+  description: string;
+  index: boolean;
+  /** "title | site name", as the server writes it into the shell. */
+  documentTitle: string;
 }
 
 export type Role = 'user' | 'moderator' | 'admin';

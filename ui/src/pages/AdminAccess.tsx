@@ -94,7 +94,7 @@ export default function AdminAccess() {
                   ? 'border-violet-500 bg-violet-600/20 text-white'
                   : s.n < step
                     ? 'border-emerald-500/40 text-emerald-300'
-                    : 'border-slate-800 text-slate-500',
+                    : 'border-slate-800 text-slate-400',
               )}
             >
               <span className="block font-bold">{s.n}</span>
@@ -161,7 +161,7 @@ export default function AdminAccess() {
         )}
       </FormCard>
 
-      <p className="flex max-w-lg items-start gap-2 text-xs text-slate-500">
+      <p className="flex max-w-lg items-start gap-2 text-xs text-slate-400">
         <Terminal size={14} aria-hidden="true" className="mt-0.5 shrink-0" />
         <span>
           Admins: on this page the browser console has a helper. Run{' '}

@@ -99,7 +99,10 @@ export default function Commands() {
         />
       </div>
 
-      <section aria-label="Commands" className="space-y-6">
+      <section aria-labelledby="commands-list-heading" className="space-y-6">
+        <h2 id="commands-list-heading" className="sr-only">
+          Commands
+        </h2>
         {isLoading ? (
           <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-busy="true">
             {SKELETONS.map((i) => (

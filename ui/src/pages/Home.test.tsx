@@ -23,8 +23,8 @@ describe('Home page', () => {
     expect(play.getAttribute('target')).toBe('_blank');
     expect(play.getAttribute('rel')).toContain('noopener');
     expect(screen.getByRole('link', { name: /Browse Commands/ }).getAttribute('href')).toBe('/commands');
-    // The guides are loaded too (spec section 7).
-    expect(fetch.mock.calls.map((c) => c[0])).toContain('/api/guides');
+    // The guides are loaded too (spec section 7), once the first screen is painted.
+    await waitFor(() => expect(fetch.mock.calls.map((c) => c[0])).toContain('/api/guides'));
   });
 
   it('renders six features, four quick-start cards, three showcases and three creator videos', async () => {
@@ -32,7 +32,7 @@ describe('Home page', () => {
     renderWithClient(<Home />);
     await screen.findByText('Test Hero Title');
     expect(screen.getAllByTestId('feature-card')).toHaveLength(6);
-    const quick = screen.getAllByTestId('quick-start-card');
+    const quick = await screen.findAllByTestId('quick-start-card');
     expect(quick.map((a) => a.getAttribute('href'))).toEqual(['/commands', '/guides', '/community', '/community#factions']);
     expect(quick[3].textContent).toContain('Player Status');
     expect(screen.getAllByTestId('showcase-card')).toHaveLength(3);

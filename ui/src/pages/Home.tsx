@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useAfterFirstPaint } from '../lib/firstPaint';
 import { useSite } from '../lib/site';
 import type { Guide, PublicStats } from '../lib/types';
 import { CreatorVideos } from '../components/home/CreatorVideos';
@@ -12,8 +13,10 @@ import { PageSkeleton, SiteError } from '../components/home/SiteState';
 export default function Home() {
   const { data: site, isError } = useSite();
   const { data: stats } = useQuery<PublicStats>({ queryKey: ['/api/stats'] });
+  // The first screen (hero, features) renders at once; the rest right after it is painted.
+  const later = useAfterFirstPaint();
   // Spec section 7: Home loads the guides (result unused here); it warms the Guides page cache.
-  useQuery<Guide[]>({ queryKey: ['/api/guides'] });
+  useQuery<Guide[]>({ queryKey: ['/api/guides'], enabled: later });
 
   return (
     <div className="mx-auto max-w-6xl space-y-14 px-4 py-8 sm:px-6 sm:py-10">
@@ -23,15 +26,19 @@ export default function Home() {
           <Section id="features" title="Features" lead={site.description}>
             <Features features={site.features} />
           </Section>
-          <Section id="quick-start" title="Quick Start">
-            <QuickStart />
-          </Section>
-          <Section id="showcase" title="Player Builds">
-            <Showcase items={site.showcase} />
-          </Section>
-          <Section id="creator-videos" title="Creator Videos">
-            <CreatorVideos site={site} />
-          </Section>
+          {later && (
+            <>
+              <Section id="quick-start" title="Quick Start">
+                <QuickStart />
+              </Section>
+              <Section id="showcase" title="Player Builds">
+                <Showcase items={site.showcase} />
+              </Section>
+              <Section id="creator-videos" title="Creator Videos">
+                <CreatorVideos site={site} />
+              </Section>
+            </>
+          )}
         </>
       ) : isError ? (
         <SiteError />

@@ -101,6 +101,10 @@ export const site: SiteSettings = {
   credits: [{ name: 'Alice', role: 'Builder' }],
   copyright: '(c) test',
   publicApiKey: null,
+  pages: [
+    { path: '/', title: 'Home page', description: 'Home text', index: true, documentTitle: 'Home page | Test Game Hub' },
+    { path: '/commands', title: 'Commands', description: 'Cmd text', index: true, documentTitle: 'Commands | Test Game Hub' },
+  ],
 };
 
 export const stats: PublicStats = {

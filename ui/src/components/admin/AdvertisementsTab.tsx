@@ -135,7 +135,7 @@ export function ApplicationItem({
           ) : (
             <span className="break-all font-semibold text-white">{app.websiteUrl}</span>
           )}
-          <p className="text-xs text-slate-500">Application #{app.id}</p>
+          <p className="text-xs text-slate-400">Application #{app.id}</p>
         </div>
         <div className="flex flex-wrap gap-2">
           {app.isActive && <Badge variant="success">Active Banner</Badge>}
@@ -147,21 +147,21 @@ export function ApplicationItem({
       <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-300">{app.adDescription}</p>
       <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
         <div>
-          <dt className="text-xs text-slate-500">Duration</dt>
+          <dt className="text-xs text-slate-400">Duration</dt>
           <dd data-testid="ad-duration">{durationLabel(app.duration)}</dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-500">Target audience</dt>
+          <dt className="text-xs text-slate-400">Target audience</dt>
           <dd>{app.targetAudience ? app.targetAudience : 'Not specified'}</dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-500">Submitted</dt>
+          <dt className="text-xs text-slate-400">Submitted</dt>
           <dd>{formatDate(app.createdAt)}</dd>
         </div>
       </dl>
       {links.length > 0 && (
         <div className="mt-3">
-          <p className="text-xs text-slate-500">Additional links</p>
+          <p className="text-xs text-slate-400">Additional links</p>
           <ul className="mt-1 flex flex-col gap-1">
             {links.map((l, i) => {
               const lh = safeHref(l);

@@ -108,7 +108,7 @@ export function ExceptionsTab() {
                 </Badge>
                 <div className="min-w-0 flex-1">
                   <p className="break-words text-sm text-slate-200">{r.message}</p>
-                  <p className="text-xs text-slate-500">
+                  <p className="text-xs text-slate-400">
                     <span className="font-mono">{r.target}</span> · {formatDateTime(r.timestamp)}
                   </p>
                 </div>

@@ -44,12 +44,12 @@ export function ClanBannerTab({ site }: { site: SiteSettings | undefined }) {
                   ['Border', colors.borderColor],
                 ] as const
               ).map(([label, value]) => (
-                <div key={label} className="flex items-center gap-3 rounded-lg border border-slate-800 p-3">
-                  <span aria-hidden="true" className="h-8 w-8 shrink-0 rounded-md border border-slate-700" style={{ backgroundColor: value }} />
-                  <div>
-                    <dt className="text-xs text-slate-400">{label}</dt>
-                    <dd className="font-mono text-sm">{value}</dd>
-                  </div>
+                <div key={label} className="rounded-lg border border-slate-800 p-3">
+                  <dt className="text-xs text-slate-400">{label}</dt>
+                  <dd className="mt-1 flex items-center gap-2 font-mono text-sm">
+                    <span aria-hidden="true" className="h-6 w-6 shrink-0 rounded-md border border-slate-700" style={{ backgroundColor: value }} />
+                    {value}
+                  </dd>
                 </div>
               ))}
             </dl>

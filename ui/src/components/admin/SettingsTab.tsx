@@ -247,7 +247,7 @@ function AdminKeys() {
                     <td className={cn(TD, 'whitespace-nowrap font-mono text-xs')}>{k.prefix}…</td>
                     <td className={TD}>
                       {k.name}
-                      <span className="ml-2 text-xs text-slate-500">({k.source})</span>
+                      <span className="ml-2 text-xs text-slate-400">({k.source})</span>
                     </td>
                     <td className={cn(TD, 'whitespace-nowrap text-slate-300')}>{formatDate(k.createdAt)}</td>
                     <td className={cn(TD, 'whitespace-nowrap text-slate-300')}>{formatDateTime(k.lastUsed)}</td>

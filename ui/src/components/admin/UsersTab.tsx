@@ -105,7 +105,7 @@ export function UsersTab() {
                           <div className="min-w-0">
                             <div className="font-medium text-white">{u.username}</div>
                             <div className="text-xs text-slate-400">{u.email ? u.email : 'No email'}</div>
-                            {u.robloxId && <div className="text-xs text-slate-500">Roblox ID: {u.robloxId}</div>}
+                            {u.robloxId && <div className="text-xs text-slate-400">Roblox ID: {u.robloxId}</div>}
                           </div>
                         </div>
                       </td>

@@ -47,7 +47,7 @@ export function CommandCard({ command, permissionMeaning, onCopy, copiedKey, isF
       <p className="mt-2 text-sm text-slate-300">{command.description}</p>
 
       <div className="mt-4">
-        <div className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">Usage</div>
+        <div className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-400">Usage</div>
         <div className="flex items-center gap-2 rounded-lg border border-slate-800 bg-slate-950 py-1 pl-3 pr-1">
           <code className="min-w-0 flex-1 break-all font-mono text-sm text-violet-200">{command.usage}</code>
           <button
@@ -68,7 +68,7 @@ export function CommandCard({ command, permissionMeaning, onCopy, copiedKey, isF
 
       {examples.length > 0 && (
         <div className="mt-3">
-          <div className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">Examples</div>
+          <div className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-400">Examples</div>
           <ul className="flex flex-col gap-1">
             {examples.map((ex, i) => {
               const key = `example:${command.id}:${i}`;
@@ -85,7 +85,7 @@ export function CommandCard({ command, permissionMeaning, onCopy, copiedKey, isF
                     {copiedKey === key ? (
                       <Check className="h-3.5 w-3.5 shrink-0 text-emerald-400" aria-hidden="true" />
                     ) : (
-                      <Copy className="h-3.5 w-3.5 shrink-0 text-slate-500" aria-hidden="true" />
+                      <Copy className="h-3.5 w-3.5 shrink-0 text-slate-400" aria-hidden="true" />
                     )}
                   </button>
                 </li>
@@ -107,14 +107,14 @@ export function CommandCard({ command, permissionMeaning, onCopy, copiedKey, isF
 
       {onRate && (
         <div className="mt-3 flex items-center gap-1 border-t border-slate-800 pt-3" role="group" aria-label={`Rate ${command.name}`}>
-          <span className="mr-1 text-xs text-slate-500">Rate:</span>
+          <span className="mr-1 text-xs text-slate-400">Rate:</span>
           {[1, 2, 3, 4, 5].map((n) => (
             <button
               key={n}
               type="button"
               onClick={() => onRate(command, n)}
               aria-label={`Rate ${n} ${n === 1 ? 'star' : 'stars'}`}
-              className="rounded p-0.5 text-slate-500 hover:text-amber-300"
+              className="rounded p-0.5 text-slate-400 hover:text-amber-300"
             >
               <Star className="h-4 w-4" aria-hidden="true" />
             </button>

@@ -29,7 +29,7 @@ export function CommandFilters(props: CommandFiltersProps) {
           <label htmlFor="command-search" className="sr-only">
             Search commands
           </label>
-          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
           <Input
             id="command-search"
             type="search"
@@ -45,7 +45,7 @@ export function CommandFilters(props: CommandFiltersProps) {
               type="button"
               onClick={() => onSearch('')}
               aria-label="Clear search"
-              className="absolute right-2 top-1/2 -translate-y-1/2 rounded p-1 text-slate-500 hover:text-slate-200"
+              className="absolute right-2 top-1/2 -translate-y-1/2 rounded p-1 text-slate-400 hover:text-slate-200"
             >
               <X className="h-4 w-4" aria-hidden="true" />
             </button>
@@ -91,7 +91,13 @@ export function CommandFilters(props: CommandFiltersProps) {
         </div>
       </div>
 
-      <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Categories">
+      {/* One scrolling row on phones: the chips arrive with the commands, and a row that wrapped would
+          push the list down when they do (a layout shift). */}
+      <div
+        className="-mx-1 flex items-center gap-2 px-1 py-0.5 max-md:overflow-x-auto md:flex-wrap [&>*]:shrink-0"
+        role="group"
+        aria-label="Categories"
+      >
         <Button
           size="sm"
           variant={category === null ? 'default' : 'outline'}

@@ -27,7 +27,7 @@ export function PopularCommands({ onPick }: { onPick: (name: string) => void }) 
         ) : !data || data.length === 0 ? (
           <div className="text-sm">
             <p className="font-medium text-slate-300">No popular commands yet</p>
-            <p className="mt-1 text-slate-500">Rate or favorite commands to see them here.</p>
+            <p className="mt-1 text-slate-400">Rate or favorite commands to see them here.</p>
           </div>
         ) : (
           <ol className="space-y-1">
@@ -39,7 +39,7 @@ export function PopularCommands({ onPick }: { onPick: (name: string) => void }) 
                   className="flex w-full items-center gap-3 rounded-lg px-2 py-2 text-left hover:bg-slate-800"
                   aria-label={`Show ${c.name}`}
                 >
-                  <span className="w-5 text-right text-sm text-slate-500">{i + 1}</span>
+                  <span className="w-5 text-right text-sm text-slate-400">{i + 1}</span>
                   <span className="min-w-0 flex-1 truncate font-mono text-sm text-slate-100">{c.name}</span>
                   <RatingDisplay avgRating={c.avgRating} ratingCount={c.ratingCount} />
                   {c.favoriteCount > 0 && (

@@ -11,7 +11,7 @@ export function RatingDisplay({ avgRating, ratingCount }: { avgRating: number; r
     >
       <Star className="h-3.5 w-3.5 fill-current" aria-hidden="true" />
       <span aria-hidden="true">
-        {avgRating.toFixed(1)} <span className="text-slate-500">({ratingCount})</span>
+        {avgRating.toFixed(1)} <span className="text-slate-400">({ratingCount})</span>
       </span>
     </span>
   );

@@ -16,7 +16,7 @@ export function OfficialLinks({ links }: { links: SiteSettings['officialLinks'] 
               <span className="block font-medium text-slate-100">{l.label}</span>
               <span className="mt-0.5 block text-sm text-slate-400">{l.description}</span>
             </span>
-            <ExternalIcon className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+            <ExternalIcon className="mt-0.5 h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
             <span className="sr-only">(opens in a new tab)</span>
           </ExternalLink>
         </li>

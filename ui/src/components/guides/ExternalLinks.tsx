@@ -22,7 +22,7 @@ export function ExternalLinks({ site }: { site: SiteSettings }) {
               <span className="block font-medium text-slate-100">{label}</span>
               <span className="block text-xs text-slate-400">{description}</span>
             </span>
-            <ExternalIcon className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+            <ExternalIcon className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
             <span className="sr-only">(opens in a new tab)</span>
           </ExternalLink>
         </li>

@@ -5,17 +5,15 @@ export function ExternalLink({
   href,
   className,
   children,
-  ariaLabel,
   testId,
 }: {
   href: string;
   className?: string;
   children: ComponentChildren;
-  ariaLabel?: string;
   testId?: string;
 }) {
   return (
-    <a href={href} target="_blank" rel="noopener noreferrer" className={className} aria-label={ariaLabel} data-testid={testId}>
+    <a href={href} target="_blank" rel="noopener noreferrer" className={className} data-testid={testId}>
       {children}
     </a>
   );

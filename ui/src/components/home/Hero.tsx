@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { Gamepad2, Terminal } from 'lucide-react';
 import { buttonClass } from '../ui/Button';
 import { Skeleton } from '../ui/Skeleton';
+import { cn } from '../ui/cn';
 import { commandClaim } from '../../lib/commands';
 import type { SiteSettings } from '../../lib/types';
 import { ExternalLink } from './ExternalLink';
@@ -30,13 +31,17 @@ export function Hero({ site, commandCount }: { site: SiteSettings; commandCount:
       <ul className="mt-8 flex flex-wrap justify-center gap-2 sm:gap-3" aria-label="Highlights">
         {claims.map((claim, i) =>
           claim === null ? (
+            // The same box as the claim it stands for, so nothing moves when the count arrives.
             <li key={i}>
-              <Skeleton className="h-8 w-32 rounded-full" />
+              <Skeleton className="h-[34px] w-36 rounded-full" />
             </li>
           ) : (
             <li
               key={i}
-              className="rounded-full border border-violet-500/40 bg-violet-600/15 px-4 py-1.5 text-sm font-medium text-violet-200"
+              className={cn(
+                'rounded-full border border-violet-500/40 bg-violet-600/15 px-4 py-1.5 text-sm font-medium text-violet-200',
+                i === 0 && 'min-w-36',
+              )}
               data-testid="hero-claim"
             >
               {claim}

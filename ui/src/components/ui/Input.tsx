@@ -3,7 +3,7 @@ import { forwardRef } from 'react';
 import { cn } from './cn';
 
 export const INPUT_CLASS =
-  'h-10 w-full rounded-lg border border-slate-700 bg-slate-950 px-3 text-sm text-slate-100 placeholder:text-slate-500 focus:border-violet-500 disabled:opacity-50';
+  'h-10 w-full rounded-lg border border-slate-700 bg-slate-950 px-3 text-sm text-slate-100 placeholder:text-slate-400 focus:border-violet-500 disabled:opacity-50';
 
 export type InputProps = PartialInputHTMLAttributes<HTMLInputElement> & { 'data-search-input'?: boolean | string };
 

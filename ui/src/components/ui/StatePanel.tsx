@@ -25,7 +25,7 @@ export function StatePanel({
         error ? 'border-red-500/40 bg-red-950/30' : 'border-slate-800 bg-slate-900',
       )}
     >
-      <Icon className={cn('mx-auto h-8 w-8', error ? 'text-red-400' : 'text-slate-500')} aria-hidden="true" />
+      <Icon className={cn('mx-auto h-8 w-8', error ? 'text-red-400' : 'text-slate-400')} aria-hidden="true" />
       <h3 className={cn('mt-3 text-lg font-semibold', error ? 'text-red-300' : 'text-slate-200')}>{title}</h3>
       <p className={cn('mt-1 text-sm', error ? 'text-red-200/80' : 'text-slate-400')}>{text}</p>
     </div>

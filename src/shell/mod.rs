@@ -1,0 +1,200 @@
+//! The app shell per route: `ui/index.html` as Vite built it, with a head written for the
+//! route (title, description, canonical URL, link-card tags, preload hints) and the public site
+//! settings as a JSON data block, so link previews work without JavaScript and the first
+//! screen paints without waiting for `/api/site`. Also `/sitemap.xml` and `/robots.txt`.
+//!
+//! Each variant (route x origin) is rendered and brotli-compressed once, then served from
+//! memory with its own ETag. With `base_url` set there is one origin; without it the origin
+//! comes from the request's `Host`, so at most `MAX_ORIGINS` origins are kept and any further
+//! one is rendered per request, uncompressed.
+
+pub mod head;
+pub mod origin;
+mod seo;
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::Response;
+
+use crate::http::assets::{Asset, Bundle};
+use crate::http::spa::{ROUTES, Route};
+use crate::site::{SiteSettings, document_title};
+use crate::state::AppState;
+
+pub use seo::router;
+
+/// Where the head goes in `ui/index.html`.
+const HEAD_MARKER: &str = "<!--fanhub:head-->";
+
+/// The title of the not-found page (the app's 404 screen shows the same heading).
+pub const NOT_FOUND_TITLE: &str = "404 Page Not Found";
+
+const MAX_ORIGINS: usize = 16;
+
+pub struct Shells {
+    before: String,
+    after: String,
+    /// Per route of `ROUTES` (same index): the chunks to modulepreload.
+    chunks: Vec<Vec<String>>,
+    /// The bundled social image's path (`/social-card.png?v=...`).
+    bundled_image: Option<String>,
+    cache: RwLock<Cache>,
+}
+
+#[derive(Default)]
+struct Cache {
+    /// The `/api/site` body the variants embed; a change empties the cache.
+    site_etag: Option<HeaderValue>,
+    /// (route index, or None for not-found; origin) -> rendered shell.
+    variants: HashMap<(Option<usize>, Option<String>), Arc<Asset>>,
+    origins: Vec<Option<String>>,
+}
+
+impl Shells {
+    pub fn new(bundle: &Bundle) -> Self {
+        let template = bundle.template();
+        let (before, after) = match template.split_once(HEAD_MARKER) {
+            Some((b, a)) => (b.to_string(), a.to_string()),
+            None => match template.find("</head>") {
+                Some(i) => (template[..i].to_string(), template[i..].to_string()),
+                None => (String::new(), template.to_string()),
+            },
+        };
+        let chunks = ROUTES.iter().map(|r| page_chunks(bundle.manifest(), r.page)).collect();
+        Self { before, after, chunks, bundled_image: bundle.social_image_path(), cache: RwLock::new(Cache::default()) }
+    }
+
+    /// The shell for `route` (`None`: the not-found page, answered with 404).
+    pub fn respond(
+        &self,
+        state: &AppState,
+        route: Option<&Route>,
+        origin: Option<String>,
+        request: &HeaderMap,
+    ) -> Response {
+        let index = route.and_then(|r| ROUTES.iter().position(|x| x.path == r.path));
+        let status = if index.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
+        // The not-found shell names no URL, so one variant serves every origin.
+        let origin = if index.is_some() { origin } else { None };
+        self.variant(state, index, origin).respond_with_status(status, request)
+    }
+
+    fn variant(&self, state: &AppState, index: Option<usize>, origin: Option<String>) -> Arc<Asset> {
+        let site_body = state.site_json.get();
+        let key = (index, origin);
+        {
+            let cache = self.cache.read().unwrap_or_else(|p| p.into_inner());
+            if cache.site_etag.as_ref() == Some(&site_body.etag)
+                && let Some(found) = cache.variants.get(&key)
+            {
+                return found.clone();
+            }
+        }
+        let mut cache = self.cache.write().unwrap_or_else(|p| p.into_inner());
+        if cache.site_etag.as_ref() != Some(&site_body.etag) {
+            *cache = Cache { site_etag: Some(site_body.etag.clone()), ..Default::default() };
+        }
+        if let Some(found) = cache.variants.get(&key) {
+            return found.clone();
+        }
+        let html = self.render(&state.site, &site_body.bytes, key.0, key.1.as_deref());
+        let known_origin = cache.origins.contains(&key.1);
+        if !known_origin && cache.origins.len() >= MAX_ORIGINS {
+            return Arc::new(Asset::html(html, false));
+        }
+        if !known_origin {
+            cache.origins.push(key.1.clone());
+        }
+        let asset = Arc::new(Asset::html(html, true));
+        cache.variants.insert(key, asset.clone());
+        asset
+    }
+
+    fn render(&self, site: &SiteSettings, site_json: &[u8], index: Option<usize>, origin: Option<&str>) -> String {
+        let page = index.and_then(|i| site.pages.iter().find(|p| p.path == ROUTES[i].path));
+        let not_found_title = document_title(NOT_FOUND_TITLE, &site.name);
+        let canonical = match (page, origin) {
+            (Some(p), Some(o)) => Some(format!("{o}{}", p.path)),
+            _ => None,
+        };
+        let image = match (&site.social_image, &self.bundled_image, origin) {
+            (Some(url), _, _) => Some(url.clone()),
+            (None, Some(path), Some(o)) => Some(format!("{o}{path}")),
+            _ => None,
+        };
+        let no_chunks = Vec::new();
+        let head = head::Head {
+            document_title: page.map_or(&not_found_title, |p| &p.document_title),
+            card_title: page.map_or(NOT_FOUND_TITLE, |p| &p.title),
+            description: page.map_or(&site.description, |p| &p.description),
+            site_name: &site.name,
+            canonical: canonical.as_deref(),
+            image: image.as_deref(),
+            image_alt: &site.name,
+            index: page.is_some_and(|p| p.index),
+            module_preloads: index.map_or(&no_chunks, |i| &self.chunks[i]),
+            fetch_preloads: index.map_or(&[], |i| ROUTES[i].first_calls),
+            site_json,
+        };
+        let head = head::render(&head);
+        let mut out = String::with_capacity(self.before.len() + head.len() + self.after.len());
+        out.push_str(&self.before);
+        out.push_str(&head);
+        out.push_str(&self.after);
+        out
+    }
+}
+
+/// The files of a page's lazy chunk and of the chunks it imports, from Vite's manifest
+/// (`src/pages/<page>.tsx`), leaving out what the entry loads anyway; empty when the page is
+/// part of the entry chunk.
+fn page_chunks(manifest: Option<&serde_json::Value>, page: &str) -> Vec<String> {
+    let Some(manifest) = manifest.and_then(|m| m.as_object()) else { return Vec::new() };
+    let entries = manifest.iter().filter(|(_, c)| c["isEntry"].as_bool() == Some(true)).map(|(k, _)| k.clone());
+    let loaded_by_entry = static_closure(manifest, entries.collect());
+    static_closure(manifest, vec![format!("src/pages/{page}.tsx")])
+        .into_iter()
+        .filter(|key| !loaded_by_entry.contains(key))
+        .filter_map(|key| manifest[&key]["file"].as_str().map(|f| format!("/{f}")))
+        .collect()
+}
+
+/// The manifest keys of `start` and everything they import statically, in visiting order.
+fn static_closure(manifest: &serde_json::Map<String, serde_json::Value>, start: Vec<String>) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut todo = start;
+    todo.reverse();
+    while let Some(key) = todo.pop() {
+        if seen.contains(&key) || !manifest.contains_key(&key) {
+            continue;
+        }
+        let imports = manifest[&key]["imports"].as_array().into_iter().flatten().filter_map(|i| i.as_str());
+        todo.extend(imports.map(str::to_string).collect::<Vec<_>>().into_iter().rev());
+        seen.push(key);
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_chunks_follow_imports_but_skip_the_entry() {
+        let manifest = serde_json::json!({
+            "index.html": {"file": "assets/index-a.js", "isEntry": true, "imports": ["_site-s.js"]},
+            "_site-s.js": {"file": "assets/site-s.js"},
+            "src/pages/Commands.tsx": {"file": "assets/Commands-b.js", "isDynamicEntry": true, "imports": ["index.html", "_Card-c.js", "_site-s.js"]},
+            "_Card-c.js": {"file": "assets/Card-c.js", "imports": ["index.html", "_Icon-d.js"]},
+            "_Icon-d.js": {"file": "assets/Icon-d.js"},
+        });
+        assert_eq!(
+            page_chunks(Some(&manifest), "Commands"),
+            vec!["/assets/Commands-b.js", "/assets/Card-c.js", "/assets/Icon-d.js"]
+        );
+        assert!(page_chunks(Some(&manifest), "Home").is_empty());
+        assert!(page_chunks(None, "Commands").is_empty());
+    }
+}

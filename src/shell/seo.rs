@@ -1,0 +1,88 @@
+//! `/sitemap.xml` (the indexable pages of site.toml's `[[pages]]`) and `/robots.txt` (which
+//! points at it). Both need absolute URLs, so they come from the server, not from `assets/`.
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use super::head::attr;
+use super::origin;
+use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
+use crate::site::SiteSettings;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/sitemap.xml", get(sitemap)).route("/robots.txt", get(robots))
+}
+
+fn request_origin(state: &AppState, req: &Request) -> Option<String> {
+    origin::of_request(state.site.base_url.as_deref(), req.headers(), req.extensions().get::<ClientIp>())
+}
+
+async fn sitemap(State(state): State<AppState>, req: Request) -> Response {
+    let Some(origin) = request_origin(&state, &req) else {
+        return ApiError::bad_request("The Host header is not a host name.").into_response();
+    };
+    text_response("application/xml; charset=utf-8", sitemap_xml(&state.site, &origin))
+}
+
+async fn robots(State(state): State<AppState>, req: Request) -> Response {
+    text_response("text/plain; charset=utf-8", robots_txt(request_origin(&state, &req).as_deref()))
+}
+
+fn text_response(content_type: &'static str, body: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+pub fn sitemap_xml(site: &SiteSettings, origin: &str) -> String {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for page in site.pages.iter().filter(|p| p.index) {
+        out.push_str(&format!("  <url><loc>{}</loc></url>\n", attr(&format!("{origin}{}", page.path))));
+    }
+    out.push_str("</urlset>\n");
+    out
+}
+
+/// Crawlers may read every page (pages not meant for search carry `noindex`, which a crawler
+/// only sees when allowed in); the API is off limits.
+pub fn robots_txt(origin: Option<&str>) -> String {
+    let mut out = String::from("User-agent: *\nDisallow: /api/\n");
+    if let Some(origin) = origin {
+        out.push_str(&format!("\nSitemap: {origin}/sitemap.xml\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sitemap_lists_indexable_pages_only() {
+        let site = crate::site::load(None).unwrap();
+        let xml = sitemap_xml(&site, "https://fans.example.org");
+        assert!(xml.contains("<loc>https://fans.example.org/</loc>"));
+        assert!(xml.contains("<loc>https://fans.example.org/commands</loc>"));
+        assert!(!xml.contains("/admin"), "{xml}");
+        assert!(!xml.contains("/login"), "{xml}");
+        assert_eq!(xml.matches("<url>").count(), site.pages.iter().filter(|p| p.index).count());
+    }
+
+    #[test]
+    fn robots_points_at_the_sitemap() {
+        assert!(robots_txt(Some("https://x.org")).contains("\nSitemap: https://x.org/sitemap.xml\n"));
+        assert!(!robots_txt(None).contains("Sitemap"));
+    }
+}

@@ -1,0 +1,226 @@
+// Accessibility (issue 6): axe-core finds no WCAG 2.1 A/AA violation on any route, on desktop and phone, nor with
+// the dialogs, the phone drawer, the shortcuts panel and the privacy panel open; every focusable element shows
+// a visible focus indicator; dialogs keep focus inside and give it back on close; headings go in order.
+//
+// The routes come from the server (GET /api/site `pages`, validated at start against the server's route table),
+// so a route added later is checked here without anyone editing this file.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { useSuite, VIEWPORT_NAMES, visible, hidden, gotoApp, eventually, hasAttr, EXPECTED_FAILED_LOAD } from './harness.mjs';
+import { adminSessionCookies } from './admin-helpers.mjs';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+// Not WCAG failures by themselves, but what "headings in order" and "one main heading" mean.
+const STRUCTURE_RULES = ['heading-order', 'page-has-heading-one', 'landmark-one-main', 'region'];
+const NOT_FOUND_PATH = '/no-such-page-a11y';
+
+/** Runs axe-core in the page (evaluated through the DevTools protocol, so the site's CSP stays on). */
+async function axeViolations(page, { structure = true } = {}) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(
+    async ({ tags, rules, structure }) => {
+      const summarize = (v) =>
+        v.map((x) => ({
+          id: x.id,
+          help: x.help,
+          nodes: x.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`),
+          count: x.nodes.length,
+        }));
+      const wcag = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+      const out = summarize(wcag.violations);
+      if (structure) {
+        const s = await window.axe.run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] });
+        out.push(...summarize(s.violations));
+      }
+      return out;
+    },
+    { tags: WCAG_TAGS, rules: STRUCTURE_RULES, structure },
+  );
+}
+
+function assertClean(violations, where) {
+  assert.deepEqual(
+    violations,
+    [],
+    `${where}: ${violations.length} axe rule(s) failed:\n${violations
+      .map((v) => `- ${v.id} (${v.count}x): ${v.help}\n    ${v.nodes.join('\n    ')}`)
+      .join('\n')}`,
+  );
+}
+
+/** Waits until the page's data has arrived and nothing is loading any more. */
+async function settled(page) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await eventually(async () => {
+    const busy = await page.evaluate(
+      () => document.querySelectorAll('[aria-busy="true"], [role="status"][aria-label^="Loading"]').length,
+    );
+    assert.equal(busy, 0, 'still loading');
+  });
+}
+
+/** Whether the focused element shows a focus indicator (an outline, a ring or a border change). */
+async function focusIndicator(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return { tag: 'body', visible: true };
+    const s = getComputedStyle(el);
+    const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+    const ring = s.boxShadow && s.boxShadow !== 'none';
+    const label = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40)}"`;
+    return { tag: label, visible: outline || ring };
+  });
+}
+
+describe('accessibility', () => {
+  const env = useSuite();
+
+  it('the server lists a head text for every route, and every route answers 200', async () => {
+    const site = await env.api('/api/site');
+    assert.ok(Array.isArray(site.pages) && site.pages.length >= 8, 'GET /api/site carries pages');
+    for (const p of site.pages) {
+      const res = await env.fetch(p.path);
+      assert.equal(res.status, 200, `GET ${p.path}`);
+      await res.arrayBuffer();
+    }
+  });
+
+  for (const vp of VIEWPORT_NAMES) {
+    it(`no axe-core violations on any route, nor on the 404 page (${vp})`, async () => {
+      const site = await env.api('/api/site');
+      const failures = [];
+      for (const path of [...site.pages.map((p) => p.path), NOT_FOUND_PATH]) {
+        const page = await env.open(vp, path);
+        await visible(page.locator('main h1'));
+        await settled(page);
+        const violations = await axeViolations(page);
+        if (violations.length) failures.push(...violations.map((v) => ({ ...v, id: `${path} ${v.id}` })));
+        const page404 = path === NOT_FOUND_PATH;
+        env.assertNoConsoleErrors(page, { allow: page404 ? [EXPECTED_FAILED_LOAD] : [] });
+        await page.context().close();
+      }
+      assertClean(failures, vp);
+    });
+
+    it(`no axe-core violations with the privacy panel, the shortcuts panel${vp === 'phone' ? ' and the drawer' : ''} open (${vp})`, async () => {
+      const page = await env.open(vp, '/');
+      await settled(page);
+
+      if (vp === 'phone') {
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        const drawer = page.getByRole('dialog', { name: 'Menu' });
+        await visible(drawer);
+        assertClean(await axeViolations(page, { structure: false }), 'drawer open');
+        await drawer.getByRole('button', { name: 'Privacy', exact: true }).click();
+      } else {
+        await page.locator('header').getByRole('button', { name: 'Privacy', exact: true }).click();
+      }
+      const privacy = page.getByRole('dialog', { name: 'Privacy Settings' });
+      await visible(privacy);
+      assertClean(await axeViolations(page, { structure: false }), 'privacy panel open');
+      await page.keyboard.press('Escape');
+      await hidden(privacy);
+
+      await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+      const shortcuts = page.getByRole('dialog', { name: 'Keyboard Shortcuts' });
+      await visible(shortcuts);
+      assertClean(await axeViolations(page, { structure: false }), 'shortcuts panel open');
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`every focusable element shows where the focus is (${vp})`, async () => {
+      const site = await env.api('/api/site');
+      const missing = [];
+      for (const { path } of site.pages) {
+        const page = await env.open(vp, path);
+        await visible(page.locator('main h1'));
+        await settled(page);
+        const seen = new Set();
+        for (let i = 0; i < 60; i++) {
+          await page.keyboard.press('Tab');
+          const f = await focusIndicator(page);
+          if (seen.has(f.tag) && f.tag !== 'body') break;
+          seen.add(f.tag);
+          if (!f.visible) missing.push(`${path}: ${f.tag}`);
+        }
+        await page.context().close();
+      }
+      assert.deepEqual(missing, [], 'elements without a visible focus indicator');
+    });
+
+    it(`dialogs keep the focus inside and give it back to their opener (${vp})`, async () => {
+      const page = await env.open(vp, '/');
+      await settled(page);
+      const opener = page.getByRole('button', { name: 'Keyboard shortcuts' });
+      await opener.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Keyboard Shortcuts' });
+      await visible(dialog);
+      for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+        await page.keyboard.press(key);
+        assert.equal(await dialog.evaluate((d) => d.contains(document.activeElement)), true, `focus stays in the dialog after ${key}`);
+      }
+      await page.keyboard.press('Escape');
+      await hidden(dialog);
+      await eventually(async () =>
+        assert.equal(await opener.evaluate((el) => el === document.activeElement), true, 'focus is back on the opener'),
+      );
+
+      // the privacy panel (several controls) too, opened from the navigation
+      if (vp === 'phone') {
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Privacy', exact: true }).click();
+      } else {
+        await page.locator('header').getByRole('button', { name: 'Privacy', exact: true }).click();
+      }
+      const privacy = page.getByRole('dialog', { name: 'Privacy Settings' });
+      await visible(privacy);
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press('Tab');
+        assert.equal(await privacy.evaluate((d) => d.contains(document.activeElement)), true, `focus stays in the privacy panel (Tab ${i + 1})`);
+      }
+      env.assertNoConsoleErrors(page);
+    });
+  }
+
+  it('the document title follows client-side navigation', async () => {
+    const site = await env.api('/api/site');
+    const page = await env.open('desktop', '/');
+    const titleOf = (path) => site.pages.find((p) => p.path === path).documentTitle;
+    assert.equal(await page.title(), titleOf('/'), 'server-written title');
+    await page.locator('header').getByRole('link', { name: 'Commands', exact: true }).click();
+    await eventually(async () => assert.equal(await page.title(), titleOf('/commands')));
+    await gotoApp(page, '/guides');
+    assert.equal(await page.title(), titleOf('/guides'));
+    env.assertNoConsoleErrors(page);
+  });
+});
+
+describe('accessibility: the admin panel behind the key gate', () => {
+  const env = useSuite({ withDataDir: true });
+
+  for (const vp of VIEWPORT_NAMES) {
+    it(`no axe-core violations on any tab of the admin panel (${vp})`, async () => {
+      const cookies = await adminSessionCookies(env, await env.adminKey(`a11y ${vp}`));
+      const page = await env.open(vp, '/admin', { setup: (_, context) => context.addCookies(cookies) });
+      await visible(page.getByRole('heading', { level: 1, name: 'Admin Control Center' }), 15_000);
+      const tabs = page.getByRole('tab');
+      const count = await tabs.count();
+      assert.ok(count >= 8, `the panel has its tabs (found ${count})`);
+      const failures = [];
+      for (let i = 0; i < count; i++) {
+        const tab = tabs.nth(i);
+        const name = (await tab.innerText()).trim();
+        await tab.click();
+        await hasAttr(tab, 'aria-selected', 'true');
+        await settled(page);
+        for (const v of await axeViolations(page)) failures.push({ ...v, id: `tab ${name}: ${v.id}` });
+      }
+      assertClean(failures, `admin panel (${vp})`);
+      env.assertNoConsoleErrors(page);
+    });
+  }
+});
