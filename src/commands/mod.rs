@@ -49,19 +49,28 @@ pub struct Score {
     pub favorite_count: u32,
 }
 
-#[derive(Serialize)]
+/// A command as the API serves it.
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct CommandView<'a> {
+#[schema(as = Command)]
+pub struct CommandView<'a> {
     id: u32,
     name: &'a str,
     description: &'a str,
     usage: &'a str,
+    #[schema(max_items = 3)]
     examples: &'a [String],
     category: &'a str,
+    #[schema(schema_with = permission_values)]
     permission: &'a str,
+    #[schema(minimum = 0, maximum = 5)]
     avg_rating: f64,
     rating_count: u32,
     favorite_count: u32,
+}
+
+fn permission_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&PERMISSIONS)
 }
 
 pub struct Catalog {
@@ -202,13 +211,15 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Every command with its community rating and favorite count.
-#[utoipa::path(get, path = "/api/commands", tag = "commands", responses((status = 200, description = "Command[]")))]
+#[utoipa::path(get, path = "/api/commands", tag = "commands", operation_id = "listCommands",
+    responses((status = 200, description = "Every command", body = Vec<CommandView>), (status = 304, description = "Not modified")))]
 pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.commands.list.respond(&headers)
 }
 
 /// Up to 6 commands ranked by favorites and ratings.
-#[utoipa::path(get, path = "/api/commands/popular", tag = "commands", responses((status = 200, description = "Command[]")))]
+#[utoipa::path(get, path = "/api/commands/popular", tag = "commands", operation_id = "listPopularCommands",
+    responses((status = 200, description = "Up to 6 commands", body = Vec<CommandView>), (status = 304, description = "Not modified")))]
 pub(crate) async fn popular(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.commands.popular.respond(&headers)
 }

@@ -17,16 +17,26 @@ const FILE: &str = "data/guides.toml";
 pub const CATEGORIES: [&str; 4] = ["Beginner", "Building", "Administration", "Community"];
 pub const DIFFICULTIES: [&str; 3] = ["easy", "intermediate", "advanced"];
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Guide {
     pub id: u32,
     pub title: String,
     pub content: String,
+    #[schema(schema_with = category_values)]
     pub category: String,
+    #[schema(schema_with = difficulty_values)]
     pub difficulty: String,
     #[serde(default)]
     pub tags: Vec<String>,
+}
+
+fn category_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&CATEGORIES)
+}
+
+fn difficulty_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&DIFFICULTIES)
 }
 
 #[derive(Deserialize)]
@@ -89,7 +99,8 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Every guide.
-#[utoipa::path(get, path = "/api/guides", tag = "guides", responses((status = 200, description = "Guide[]")))]
+#[utoipa::path(get, path = "/api/guides", tag = "guides", operation_id = "listGuides",
+    responses((status = 200, description = "Every guide", body = Vec<Guide>), (status = 304, description = "Not modified")))]
 pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.guides.list.respond(&headers)
 }
