@@ -11,7 +11,7 @@ use tower_http::compression::CompressionLayer;
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
 use crate::state::AppState;
-use crate::{accounts, admin, banner, commands, guides, health, openapi, site, stats};
+use crate::{accounts, admin, ads, banner, commands, guides, health, keys, openapi, site, stats, v1};
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
@@ -24,11 +24,13 @@ pub fn router(state: AppState) -> Router {
         .merge(openapi::router())
         .layer(CompressionLayer::new());
     let polled = Router::new().merge(health::router()).merge(stats::router()).merge(banner::router());
-    let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone()));
+    let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
+    let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));
     Router::new()
         .merge(content)
         .merge(polled)
         .merge(people)
+        .merge(developers)
         .fallback(fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
@@ -60,12 +62,13 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
             return ApiError::not_found("No such file.").into_response();
         }
     }
-    let status = if spa::is_known_route(path) { StatusCode::OK } else { StatusCode::NOT_FOUND };
-    if status == StatusCode::OK
+    let route = spa::known_route(path);
+    let status = if route.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
+    if let Some(route) = route
         && req.method() == Method::GET
         && let Some(client) = req.extensions().get::<crate::http::client_ip::ClientIp>()
     {
-        state.visits.record(client.ip, crate::http::user_agent(req.headers()));
+        state.visits.record(route, client.ip, crate::http::user_agent(req.headers()));
     }
     state.bundle.shell_response(status, req.headers())
 }

@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod ads;
 pub mod app;
 pub mod banner;
 pub mod cli;
@@ -14,14 +15,18 @@ pub mod config;
 pub mod content;
 pub mod db;
 pub mod error;
+pub mod events;
 pub mod guides;
 pub mod health;
 pub mod http;
+pub mod keys;
 pub mod logging;
 pub mod openapi;
 pub mod ratelimit;
+pub mod search;
 pub mod server;
 pub mod site;
 pub mod state;
 pub mod stats;
 pub mod tokens;
+pub mod v1;

@@ -56,10 +56,33 @@ site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), els
         crate::admin::system::get_settings,
         crate::admin::system::put_settings,
         crate::admin::system::revert_banner,
-        crate::admin::system::deactivate_banner,
-        crate::admin::system::advertisements,
+        crate::ads::review::deactivate,
+        crate::ads::review::activate,
+        crate::ads::review::list,
+        crate::ads::review::set_status,
+        crate::ads::submit,
+        crate::ads::upload,
         crate::admin::system::clear_cache,
         crate::admin::system::backup,
+        crate::keys::generate_key,
+        crate::keys::list_keys,
+        crate::keys::revoke_key,
+        crate::v1::site::health,
+        crate::v1::site::database,
+        crate::v1::site::site_database,
+        crate::v1::site::stats,
+        crate::v1::site::analytics,
+        crate::v1::site::commands_stats,
+        crate::v1::site::events,
+        crate::v1::site::discord_updates,
+        crate::v1::content::commands,
+        crate::v1::content::commands_in_category,
+        crate::v1::content::search_commands,
+        crate::v1::content::popular_commands,
+        crate::v1::content::guides,
+        crate::v1::content::guides_in_category,
+        crate::v1::content::search_guides,
+        crate::v1::content::wiki,
         openapi_json,
     ),
     components(schemas(crate::error::ErrorBody)),
@@ -70,6 +93,9 @@ site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), els
         (name = "banner", description = "The bottom banner"),
         (name = "accounts", description = "Registration and sign-in"),
         (name = "admin", description = "Admin access and the admin panel (admin session cookie, X-Admin-Key header, or a signed-in admin)"),
+        (name = "ads", description = "Advertising: submissions and their images"),
+        (name = "keys", description = "Developer API keys: generate, list and revoke your own"),
+        (name = "developer API", description = "The keyed public API under /api/v1. Send X-API-Key. Limits per key: 100 a minute, 1,000 an hour, 10,000 a day; every keyed answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds) for the tightest window; past it, 429 with Retry-After."),
     )
 )]
 pub struct ApiDoc;
@@ -126,7 +152,11 @@ fn header(description: &str, schema: Value) -> Value {
 /// - path parameters (the `Path` extractor and the router): 400 unparsable, 404 no such route;
 /// - writes: 403 when a sign-in cookie comes from another site (the CSRF middleware);
 /// - admin routes (the admin guard): 401 not an admin, 403 a key bound to another IP;
-/// - 304 answers (`CachedJson`): the `If-None-Match` parameter and the `ETag` and `Cache-Control` headers;
+/// - keyed routes (the API-key guard): 401 no or bad key, 429 over the limit, and the
+///   `X-RateLimit-*` headers on every answer past the key check;
+/// - 304 answers (`CachedJson`, to an `If-None-Match` that matches): the `ETag` and `Cache-Control`
+///   headers. `If-None-Match` is not listed as a parameter: a generated value with bytes HTTP does not
+///   allow is refused by the HTTP layer with a bare 400 before any handler runs;
 /// - 429 answers: the `Retry-After` header;
 /// - every 4xx/5xx without a body of its own: the error body; every documented header: required.
 fn complete(doc: &mut Value) {
@@ -151,6 +181,7 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
     let json_body = op.pointer("/requestBody/content/application~1json").is_some();
     let has_path_params = path.contains('{');
     let admin_guarded = op["security"].as_array().is_some_and(|reqs| reqs.iter().any(|r| r.get("adminKey").is_some()));
+    let keyed = op["security"].as_array().is_some_and(|reqs| reqs.len() == 1 && reqs[0].get("apiKey").is_some());
     let etagged = op["responses"].get("304").is_some();
     let op_id = op["operationId"].as_str().unwrap_or_default().to_string();
     let responses = op["responses"].as_object_mut().expect("every operation has responses");
@@ -183,6 +214,10 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
         add("401", "Not an admin: no admin session and no valid X-Admin-Key");
         add("403", "The admin key is bound to another IP address");
     }
+    if keyed {
+        add("401", "No X-API-Key, or an unknown or revoked key");
+        add("429", "The key is over its rate limit");
+    }
     for (status, response) in responses.iter_mut() {
         let code: u16 = status.parse().unwrap_or(0);
         if code >= 400 && response.get("content").is_none() {
@@ -197,21 +232,18 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
             response["headers"]["Cache-Control"] =
                 header("Always no-cache", json!({"type": "string", "const": "no-cache"}));
         }
+        // The key guard puts the tightest window's figures on every answer that passed the key check.
+        if keyed && status != "401" {
+            let count = json!({"type": "integer", "minimum": 0});
+            response["headers"]["X-RateLimit-Limit"] = header("Calls allowed in the tightest window", count.clone());
+            response["headers"]["X-RateLimit-Remaining"] = header("Calls left in that window", count.clone());
+            response["headers"]["X-RateLimit-Reset"] = header("Unix seconds when that window ends", count);
+        }
         if let Some(headers) = response.get_mut("headers").and_then(Value::as_object_mut) {
             for h in headers.values_mut() {
                 h["required"] = json!(true);
             }
         }
-    }
-    if etagged {
-        let params = op.as_object_mut().unwrap().entry("parameters").or_insert_with(|| json!([]));
-        params.as_array_mut().unwrap().push(json!({
-            "name": "If-None-Match",
-            "in": "header",
-            "required": false,
-            "description": "An ETag from an earlier answer: 304 with no body when it still matches",
-            "schema": {"type": "string"},
-        }));
     }
 }
 

@@ -44,9 +44,14 @@ pub fn build_state(
         .read_blocking(|conn| Ok((commands::load_scores(conn)?, banner::current(conn, &site.default_banner)?)))
         .map_err(|e| StartError(format!("cannot read the database: {e}")))?;
     let visits = db
-        .write_blocking(|tx| stats::Visits::open(tx))
+        .write_blocking(|tx| {
+            crate::events::store::note_version(tx, env!("CARGO_PKG_VERSION"))?;
+            stats::Visits::open(tx)
+        })
         .map_err(|e| StartError(format!("cannot write the database: {e}")))?;
     commands.apply_scores(&scores);
+    let keys = crate::keys::KeyRing::open(&db).map_err(|e| StartError(format!("cannot prepare the API keys: {e}")))?;
+    site.public_api_key = Some(keys.public_key().to_string());
     let bundle = Bundle::load();
     let build_id = bundle.build_id();
     let started_at = jiff::Timestamp::now();
@@ -71,6 +76,10 @@ pub fn build_state(
         auth_limiter: Default::default(),
         login_throttle: Default::default(),
         challenges: Default::default(),
+        keys,
+        submissions: Default::default(),
+        banner_expiry: Default::default(),
+        banner_changed: Default::default(),
         stats_refresh: Default::default(),
         site_json,
         stats_json: CachedJson::new(&()),
@@ -135,6 +144,8 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             health_state.auth_limiter.forget_idle();
             health_state.login_throttle.forget_idle();
             health_state.challenges.prune();
+            health_state.keys.forget_idle();
+            health_state.submissions.forget_idle();
         }
     });
     let maintenance_state = state.clone();
@@ -153,5 +164,6 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
         }
     });
-    vec![stats_task, health_task, maintenance_task]
+    let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
+    vec![stats_task, health_task, maintenance_task, expiry_task]
 }

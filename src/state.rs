@@ -13,6 +13,7 @@ use crate::guides::Library;
 use crate::http::assets::Bundle;
 use crate::http::cached::CachedJson;
 use crate::http::middleware::RequestIds;
+use crate::keys::KeyRing;
 use crate::logging::LogBuffer;
 use crate::ratelimit::{AuthLimiter, LoginThrottle};
 use crate::site::SiteSettings;
@@ -36,6 +37,11 @@ pub struct Inner {
     pub auth_limiter: AuthLimiter,
     pub login_throttle: LoginThrottle,
     pub challenges: Challenges,
+    pub keys: KeyRing,
+    pub submissions: crate::ads::Submissions,
+    /// When the served banner changes by itself next (ms since the epoch; 0: never).
+    pub banner_expiry: std::sync::atomic::AtomicI64,
+    pub banner_changed: tokio::sync::Notify,
     /// Wakes the stats task to rebuild the public figures now.
     pub stats_refresh: tokio::sync::Notify,
     /// Bodies served from memory.

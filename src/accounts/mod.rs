@@ -160,7 +160,10 @@ pub(crate) async fn register(
                 }
                 other => other.map_err(ApiError::from),
             }?;
-            find_user(tx, tx.last_insert_rowid())?.ok_or_else(|| ApiError::internal("new user vanished"))
+            let user = find_user(tx, tx.last_insert_rowid())?.ok_or_else(|| ApiError::internal("new user vanished"))?;
+            let members: i64 = tx.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+            crate::events::record(tx, crate::events::MEMBER_JOINED, serde_json::json!({ "members": members }))?;
+            Ok(user)
         })
         .await?;
     tracing::info!("account created: {}", user.username);

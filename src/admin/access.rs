@@ -21,7 +21,7 @@ use crate::tokens::constant_time_eq;
 #[derive(Deserialize, ToSchema)]
 pub struct KeyBody {
     #[serde(default)]
-    #[schema(required = true, min_length = 1)]
+    #[schema(required = true, pattern = r"\S")]
     key: String,
 }
 
@@ -102,6 +102,7 @@ pub struct Challenge {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = NewAdminKey)]
 pub struct NewKey {
     success: bool,
     /// The full key, shown this once.
@@ -172,6 +173,7 @@ pub(crate) async fn generate_direct_key(
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = AdminKeyList)]
 pub struct KeyList {
     keys: Vec<KeyRecord>,
 }

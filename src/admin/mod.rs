@@ -28,8 +28,10 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/health", get(system::health))
         .route("/api/admin/settings", get(system::get_settings).put(system::put_settings))
         .route("/api/admin/revert-banner", post(system::revert_banner))
-        .route("/api/admin/deactivate-banner", post(system::deactivate_banner))
-        .route("/api/admin/advertisements", get(system::advertisements))
+        .route("/api/admin/deactivate-banner", post(crate::ads::review::deactivate))
+        .route("/api/admin/activate-banner", post(crate::ads::review::activate))
+        .route("/api/admin/advertisements", get(crate::ads::review::list))
+        .route("/api/admin/advertisements/{id}", patch(crate::ads::review::set_status))
         .route("/api/admin/clear-cache", post(system::clear_cache))
         .route("/api/admin/backup", get(system::backup))
         .route_layer(from_fn_with_state(state, guard::require_admin));

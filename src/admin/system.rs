@@ -21,14 +21,6 @@ use crate::stats::today_key;
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct AdsSummary {
-    approved: i64,
-    pending: i64,
-    active: i64,
-}
-
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct ScanSummary {
     running: i64,
     total: i64,
@@ -52,7 +44,7 @@ pub struct AdminStats {
     last_admin_access: Option<String>,
     started_at: String,
     uptime_seconds: i64,
-    ads: AdsSummary,
+    ads: crate::ads::store::Summary,
     scans: ScanSummary,
     elc_badges_found: i64,
     scan_progress: Progress,
@@ -63,7 +55,7 @@ fn start_of_today_ms() -> i64 {
     today.to_zoned(jiff::tz::TimeZone::UTC).map(|z| z.timestamp().as_millisecond()).unwrap_or(0)
 }
 
-/// Every dashboard figure, measured. Ads and scans are zero until those features exist.
+/// Every dashboard figure, measured. Scans are zero until that feature exists.
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", operation_id = "getAdminStats", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The dashboard figures", body = AdminStats)))]
 pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<AdminStats>, ApiError> {
@@ -89,7 +81,7 @@ pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<Admin
                 last_admin_access: last_access.map(rfc3339),
                 started_at: started.to_string(),
                 uptime_seconds: (now - started.as_millisecond()) / 1000,
-                ads: AdsSummary { approved: 0, pending: 0, active: 0 },
+                ads: crate::ads::store::summary(c)?,
                 scans: ScanSummary { running: 0, total: 0 },
                 elc_badges_found: 0,
                 scan_progress: Progress { processed: 0, total: 0 },
@@ -271,13 +263,6 @@ pub struct SavedBanner {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct Advertisements {
-    /// Always empty until the ads feature exists.
-    #[schema(value_type = Vec<Object>, max_items = 0)]
-    applications: Vec<serde_json::Value>,
-}
-
-#[derive(Serialize, ToSchema)]
 pub struct CacheCleared {
     success: bool,
     message: String,
@@ -302,7 +287,13 @@ pub(crate) async fn put_settings(
 ) -> Result<JsonOut<SavedBanner>, ApiError> {
     body.banner.validate().map_err(|e| ApiError::bad_request("Colours must look like #7c3aed.").with_message(e))?;
     let colors = body.banner.clone();
-    state.db.write(move |tx| settings::set(tx, COLORS_KEY, &colors)).await?;
+    state
+        .db
+        .write(move |tx| {
+            settings::set(tx, COLORS_KEY, &colors)?;
+            banner_changed(tx, "custom", &colors)
+        })
+        .await?;
     banner::refresh(&state).await?;
     tracing::info!("banner colours changed");
     Ok(JsonOut(SavedBanner { success: true, banner: body.banner }))
@@ -312,27 +303,29 @@ pub(crate) async fn put_settings(
 #[utoipa::path(post, path = "/api/admin/revert-banner", tag = "admin", operation_id = "revertBanner", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Reverted", body = SavedBanner)))]
 pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonOut<SavedBanner>, ApiError> {
-    state.db.write(|tx| settings::delete(tx, COLORS_KEY)).await?;
+    let defaults = state.site.default_banner.clone();
+    state
+        .db
+        .write(move |tx| {
+            settings::delete(tx, COLORS_KEY)?;
+            crate::ads::store::deactivate(tx)?;
+            banner_changed(tx, "default", &defaults)
+        })
+        .await?;
     banner::refresh(&state).await?;
     tracing::info!("banner reverted to the default clan banner");
     Ok(JsonOut(SavedBanner { success: true, banner: state.site.default_banner.clone() }))
 }
 
-/// Ends an active advertisement banner (none can be active until the ads feature exists).
-#[utoipa::path(post, path = "/api/admin/deactivate-banner", tag = "admin", operation_id = "deactivateBanner", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    responses((status = 200, description = "Done", body = crate::http::Success)))]
-pub(crate) async fn deactivate_banner(
-    State(state): State<AppState>,
-) -> Result<JsonOut<crate::http::Success>, ApiError> {
-    banner::refresh(&state).await?;
-    Ok(JsonOut(crate::http::Success::YES))
-}
-
-/// Advertisement applications (the ad workflow arrives with its own feature; none exist yet).
-#[utoipa::path(get, path = "/api/admin/advertisements", tag = "admin", operation_id = "listAdvertisements", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    responses((status = 200, description = "No applications yet", body = Advertisements)))]
-pub(crate) async fn advertisements() -> JsonOut<Advertisements> {
-    JsonOut(Advertisements { applications: vec![] })
+fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::BannerColors) -> Result<(), ApiError> {
+    let data = serde_json::json!({
+        "banner": kind,
+        "backgroundColor": colors.background_color,
+        "textColor": colors.text_color,
+        "borderColor": colors.border_color,
+    });
+    crate::events::record(tx, crate::events::BANNER_CHANGED, data)?;
+    Ok(())
 }
 
 /// Empties the server's caches: rebuilds every in-memory body from the database and drops

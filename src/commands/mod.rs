@@ -1,6 +1,7 @@
 //! The admin-command database: `data/commands.toml`, with ratings and favorites from SQLite.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, RwLock};
 
 use axum::Router;
 use axum::extract::State;
@@ -49,24 +50,24 @@ pub struct Score {
     pub favorite_count: u32,
 }
 
-/// A command as the API serves it.
-#[derive(Serialize, utoipa::ToSchema)]
+/// A command as the API serves it: the data file's fields and the community's signals.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = Command)]
-pub struct CommandView<'a> {
-    id: u32,
-    name: &'a str,
-    description: &'a str,
-    usage: &'a str,
+pub struct CommandItem {
+    pub id: u32,
+    pub name: String,
+    pub description: String,
+    pub usage: String,
     #[schema(max_items = 3)]
-    examples: &'a [String],
-    category: &'a str,
+    pub examples: Vec<String>,
+    pub category: String,
     #[schema(schema_with = permission_values)]
-    permission: &'a str,
+    pub permission: String,
     #[schema(minimum = 0, maximum = 5)]
-    avg_rating: f64,
-    rating_count: u32,
-    favorite_count: u32,
+    pub avg_rating: f64,
+    pub rating_count: u32,
+    pub favorite_count: u32,
 }
 
 fn permission_values() -> utoipa::openapi::Object {
@@ -76,6 +77,9 @@ fn permission_values() -> utoipa::openapi::Object {
 pub struct Catalog {
     commands: Vec<CommandDef>,
     ids: HashSet<u32>,
+    categories: Vec<String>,
+    items: RwLock<Arc<Vec<CommandItem>>>,
+    popular_items: RwLock<Arc<Vec<CommandItem>>>,
     list: CachedJson,
     popular: CachedJson,
 }
@@ -89,9 +93,15 @@ impl Catalog {
         let parsed: CommandsFile = parse_toml(file, text)?;
         validate(&parsed.command).map_err(|p| ContentError::new(file, p))?;
         let ids = parsed.command.iter().map(|c| c.id).collect();
+        let mut categories: Vec<String> = parsed.command.iter().map(|c| c.category.clone()).collect();
+        categories.sort();
+        categories.dedup();
         let catalog = Self {
             commands: parsed.command,
             ids,
+            categories,
+            items: RwLock::default(),
+            popular_items: RwLock::default(),
             list: CachedJson::new(&Vec::<()>::new()),
             popular: CachedJson::new(&Vec::<()>::new()),
         };
@@ -113,35 +123,78 @@ impl Catalog {
 
     /// Rebuilds the served lists from fresh scores.
     pub fn apply_scores(&self, scores: &HashMap<u32, Score>) {
-        let views: Vec<CommandView> = self
+        let items: Vec<CommandItem> = self
             .commands
             .iter()
             .map(|c| {
                 let s = scores.get(&c.id).copied().unwrap_or_default();
-                CommandView {
+                CommandItem {
                     id: c.id,
-                    name: &c.name,
-                    description: &c.description,
-                    usage: &c.usage,
-                    examples: &c.examples,
-                    category: &c.category,
-                    permission: &c.permission,
+                    name: c.name.clone(),
+                    description: c.description.clone(),
+                    usage: c.usage.clone(),
+                    examples: c.examples.clone(),
+                    category: c.category.clone(),
+                    permission: c.permission.clone(),
                     avg_rating: (s.avg_rating * 100.0).round() / 100.0,
                     rating_count: s.rating_count,
                     favorite_count: s.favorite_count,
                 }
             })
             .collect();
-        self.list.set(&views);
-        let mut popular: Vec<&CommandView> = views.iter().filter(|v| v.rating_count + v.favorite_count > 0).collect();
+        self.list.set(&items);
+        let mut popular: Vec<CommandItem> =
+            items.iter().filter(|v| v.rating_count + v.favorite_count > 0).cloned().collect();
         popular.sort_by(|a, b| {
             (b.favorite_count + b.rating_count)
                 .cmp(&(a.favorite_count + a.rating_count))
                 .then(b.avg_rating.total_cmp(&a.avg_rating))
-                .then(a.name.cmp(b.name))
+                .then(a.name.cmp(&b.name))
         });
         popular.truncate(POPULAR_LIMIT);
         self.popular.set(&popular);
+        *self.items.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(items);
+        *self.popular_items.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(popular);
+    }
+
+    /// Every command with its current signals, in data-file order.
+    pub fn items(&self) -> Arc<Vec<CommandItem>> {
+        self.items.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Up to 6 commands ranked by favorites and ratings.
+    pub fn popular_items(&self) -> Arc<Vec<CommandItem>> {
+        self.popular_items.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The distinct categories, sorted.
+    pub fn categories(&self) -> &[String] {
+        &self.categories
+    }
+
+    /// The category spelled as in the data, matched case-insensitively.
+    pub fn category(&self, name: &str) -> Option<&str> {
+        self.categories.iter().find(|c| c.eq_ignore_ascii_case(name.trim())).map(String::as_str)
+    }
+
+    /// Commands matching the query's words in name, usage, category or description, best first.
+    pub fn search(&self, query: &str) -> Vec<(u32, CommandItem)> {
+        let terms = crate::search::terms(query);
+        let mut hits: Vec<(u32, CommandItem)> = self
+            .items()
+            .iter()
+            .filter_map(|c| {
+                let fields = [
+                    (c.name.as_str(), 10),
+                    (c.usage.as_str(), 4),
+                    (c.category.as_str(), 3),
+                    (c.description.as_str(), 2),
+                ];
+                crate::search::score(&terms, &fields).map(|score| (score, c.clone()))
+            })
+            .collect();
+        hits.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        hits
     }
 }
 
@@ -212,14 +265,14 @@ pub fn router() -> Router<AppState> {
 
 /// Every command with its community rating and favorite count.
 #[utoipa::path(get, path = "/api/commands", tag = "commands", operation_id = "listCommands",
-    responses((status = 200, description = "Every command", body = Vec<CommandView>), (status = 304, description = "Not modified")))]
+    responses((status = 200, description = "Every command", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
 pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.commands.list.respond(&headers)
 }
 
 /// Up to 6 commands ranked by favorites and ratings.
 #[utoipa::path(get, path = "/api/commands/popular", tag = "commands", operation_id = "listPopularCommands",
-    responses((status = 200, description = "Up to 6 commands", body = Vec<CommandView>), (status = 304, description = "Not modified")))]
+    responses((status = 200, description = "Up to 6 commands", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
 pub(crate) async fn popular(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.commands.popular.respond(&headers)
 }

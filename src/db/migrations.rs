@@ -6,6 +6,8 @@ use rusqlite::Connection;
 const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_core", include_str!("migrations/0001_core.sql")),
     ("0002_accounts", include_str!("migrations/0002_accounts.sql")),
+    ("0003_developer_api", include_str!("migrations/0003_developer_api.sql")),
+    ("0004_advertising", include_str!("migrations/0004_advertising.sql")),
 ];
 
 pub const LATEST_VERSION: i64 = MIGRATIONS.len() as i64;

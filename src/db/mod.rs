@@ -138,6 +138,53 @@ pub fn backup_connection_to(conn: &Connection, dest: &Path) -> Result<(), ApiErr
     std::fs::rename(&tmp, dest).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         ApiError::internal(format!("backup rename: {e}"))
+    })?;
+    settings::set(conn, LAST_BACKUP_SETTING, &rfc3339(now_ms()))
+}
+
+const LAST_BACKUP_SETTING: &str = "last_backup";
+
+/// What the API's database check reports.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DatabaseStatus {
+    pub schema_version: i64,
+    pub latest_schema_version: i64,
+    /// Rows per table.
+    #[schema(value_type = std::collections::BTreeMap<String, i64>)]
+    pub tables: std::collections::BTreeMap<String, i64>,
+    /// The database file's size in bytes (pages in use and free), without the WAL.
+    pub size_bytes: i64,
+    pub journal_mode: String,
+    /// When the last backup was written (admin panel or `fanhub backup`), if ever.
+    pub last_backup: Option<String>,
+}
+
+pub fn status(conn: &Connection) -> Result<DatabaseStatus, ApiError> {
+    let schema_version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let page_count: i64 = conn.pragma_query_value(None, "page_count", |r| r.get(0))?;
+    let page_size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
+    let journal_mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+    let names: Vec<String> = conn
+        .prepare_cached(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut tables = std::collections::BTreeMap::new();
+    for name in names {
+        // Table names come from sqlite_schema, not from the request; quoted all the same.
+        let count: i64 =
+            conn.query_row(&format!("SELECT COUNT(*) FROM \"{}\"", name.replace('"', "\"\"")), [], |r| r.get(0))?;
+        tables.insert(name, count);
+    }
+    Ok(DatabaseStatus {
+        schema_version,
+        latest_schema_version: LATEST_VERSION,
+        tables,
+        size_bytes: page_count * page_size,
+        journal_mode,
+        last_backup: settings::get(conn, LAST_BACKUP_SETTING)?,
     })
 }
 

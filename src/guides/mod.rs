@@ -72,6 +72,28 @@ impl Library {
     pub fn is_empty(&self) -> bool {
         self.guides.is_empty()
     }
+
+    /// The category spelled as in the data, matched case-insensitively.
+    pub fn category(&self, name: &str) -> Option<&'static str> {
+        CATEGORIES.iter().copied().find(|c| c.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Guides matching the query's words in title, tags, category or content, best first.
+    pub fn search(&self, query: &str) -> Vec<(u32, &Guide)> {
+        let terms = crate::search::terms(query);
+        let mut hits: Vec<(u32, &Guide)> = self
+            .guides
+            .iter()
+            .filter_map(|g| {
+                let tags = g.tags.join(" ");
+                let fields =
+                    [(g.title.as_str(), 10), (tags.as_str(), 5), (g.category.as_str(), 3), (g.content.as_str(), 2)];
+                crate::search::score(&terms, &fields).map(|score| (score, g))
+            })
+            .collect();
+        hits.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.title.cmp(&b.1.title)));
+        hits
+    }
 }
 
 fn validate(guides: &[Guide]) -> Result<(), String> {

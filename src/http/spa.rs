@@ -3,8 +3,13 @@
 //! A route joins this list in the same change that adds its page to the UI router.
 
 pub const ROUTES: &[&str] =
-    &["/", "/commands", "/guides", "/community", "/login", "/admin", "/admin-access", "/generate-key"];
+    &["/", "/commands", "/guides", "/community", "/login", "/admin", "/admin-access", "/generate-key", "/api-docs"];
 
 pub fn is_known_route(path: &str) -> bool {
     ROUTES.contains(&path)
+}
+
+/// The route table's own `&'static str` for `path`, when it is one of the app's routes.
+pub fn known_route(path: &str) -> Option<&'static str> {
+    ROUTES.iter().copied().find(|r| *r == path)
 }

@@ -1,5 +1,6 @@
 //! Public figures (`GET /api/stats`) and server-side page-view counting.
 
+pub mod store;
 mod visits;
 
 use axum::Router;
@@ -27,6 +28,12 @@ pub struct PublicStats {
     pub commands: usize,
     pub guides: usize,
     pub discord_members: Option<i64>,
+    /// The fans' average command rating as a percentage (5 stars = 100), absent without ratings.
+    pub user_satisfaction: Option<f64>,
+    /// How many ratings `userSatisfaction` stands on.
+    pub rating_count: i64,
+    /// The audience an advertiser reaches: registered members.
+    pub targeted_audience: i64,
     pub started_at: String,
 }
 
@@ -67,11 +74,11 @@ pub(crate) async fn record_pageview(
     let body = body.map_err(|e| ApiError::new(e.status(), "The request body is too large."))?;
     let view: PageView =
         serde_json::from_slice(&body).map_err(|_| ApiError::bad_request("Send {\"path\": \"/page\"}."))?;
-    if !crate::http::spa::is_known_route(&view.path) {
+    let Some(route) = crate::http::spa::known_route(&view.path) else {
         return Err(ApiError::bad_request("That is not a page of this site."));
-    }
+    };
     if let Some(axum::Extension(client)) = client {
-        state.visits.record(client.ip, crate::http::user_agent(&headers));
+        state.visits.record(route, client.ip, crate::http::user_agent(&headers));
     }
     Ok(StatusCode::NO_CONTENT)
 }
@@ -81,6 +88,8 @@ pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, 
     let monthly_visitors: i64 =
         conn.query_row("SELECT COUNT(*) FROM monthly_visitors WHERE month = ?1", [month_key()], |r| r.get(0))?;
     let page_views: i64 = conn.query_row("SELECT COALESCE(SUM(views), 0) FROM page_views", [], |r| r.get(0))?;
+    let (rating_count, average): (i64, Option<f64>) =
+        conn.query_row("SELECT COUNT(*), AVG(rating) FROM command_ratings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(PublicStats {
         users,
         monthly_visitors,
@@ -88,6 +97,9 @@ pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, 
         commands: state.commands.len(),
         guides: state.guides.len(),
         discord_members: None,
+        user_satisfaction: average.map(|a| (a / 5.0 * 1000.0).round() / 10.0),
+        rating_count,
+        targeted_audience: users,
         started_at: state.started_at.to_string(),
     })
 }

@@ -14,7 +14,9 @@ use crate::error::ApiError;
 #[derive(Default)]
 pub struct Pending {
     views: HashMap<String, i64>,
+    route_views: HashMap<(String, &'static str), i64>,
     visitors: HashSet<(String, [u8; 16])>,
+    daily_visitors: HashSet<(String, [u8; 16])>,
 }
 
 pub struct Visits {
@@ -42,7 +44,8 @@ impl Visits {
         Ok(Self { salt: Mutex::new(salt), pending: Mutex::new(Pending::default()) })
     }
 
-    pub fn record(&self, ip: IpAddr, user_agent: &str) {
+    /// Counts a view of `route` (one of the app's routes) by this visitor.
+    pub fn record(&self, route: &'static str, ip: IpAddr, user_agent: &str) {
         let day = today_key();
         let visitor = if is_bot(user_agent) {
             None
@@ -59,10 +62,12 @@ impl Visits {
             Some((salt.0.clone(), short))
         };
         let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
-        *pending.views.entry(day).or_default() += 1;
+        *pending.route_views.entry((day.clone(), route)).or_default() += 1;
         if let Some(v) = visitor {
+            pending.daily_visitors.insert((day.clone(), v.1));
             pending.visitors.insert(v);
         }
+        *pending.views.entry(day).or_default() += 1;
     }
 
     pub fn take_pending(&self) -> Pending {
@@ -109,6 +114,17 @@ pub fn persist(conn: &Connection, pending: &Pending) -> Result<(), ApiError> {
     for (month, hash) in &pending.visitors {
         visitors.execute(params![month, hash.to_vec()])?;
     }
+    let mut routes = conn.prepare_cached(
+        "INSERT INTO route_views (day, route, views) VALUES (?1, ?2, ?3)
+         ON CONFLICT(day, route) DO UPDATE SET views = views + excluded.views",
+    )?;
+    for ((day, route), n) in &pending.route_views {
+        routes.execute(params![day, route, n])?;
+    }
+    let mut daily = conn.prepare_cached("INSERT OR IGNORE INTO daily_visitors (day, hash) VALUES (?1, ?2)")?;
+    for (day, hash) in &pending.daily_visitors {
+        daily.execute(params![day, hash.to_vec()])?;
+    }
     Ok(())
 }
 
@@ -128,14 +144,17 @@ mod tests {
         let (_d, conn) = db();
         let v = Visits::open(&conn).unwrap();
         let ip: IpAddr = "198.51.100.7".parse().unwrap();
-        v.record(ip, "Mozilla/5.0 Firefox");
-        v.record(ip, "Mozilla/5.0 Firefox");
-        v.record("198.51.100.8".parse().unwrap(), "Mozilla/5.0 Firefox");
-        v.record(ip, "Googlebot/2.1");
+        v.record("/", ip, "Mozilla/5.0 Firefox");
+        v.record("/commands", ip, "Mozilla/5.0 Firefox");
+        v.record("/", "198.51.100.8".parse().unwrap(), "Mozilla/5.0 Firefox");
+        v.record("/", ip, "Googlebot/2.1");
         persist(&conn, &v.take_pending()).unwrap();
         let visitors: i64 = conn.query_row("SELECT COUNT(*) FROM monthly_visitors", [], |r| r.get(0)).unwrap();
         let views: i64 = conn.query_row("SELECT SUM(views) FROM page_views", [], |r| r.get(0)).unwrap();
         assert_eq!((visitors, views), (2, 4));
+        let daily: i64 = conn.query_row("SELECT COUNT(*) FROM daily_visitors", [], |r| r.get(0)).unwrap();
+        let home: i64 = conn.query_row("SELECT views FROM route_views WHERE route = '/'", [], |r| r.get(0)).unwrap();
+        assert_eq!((daily, home), (2, 3));
         let stored: Vec<u8> = conn.query_row("SELECT hash FROM monthly_visitors LIMIT 1", [], |r| r.get(0)).unwrap();
         assert!(!String::from_utf8_lossy(&stored).contains("198.51"));
     }

@@ -22,6 +22,7 @@ const Login = lazy(() => import('./pages/Login'));
 const Admin = lazy(() => import('./pages/Admin'));
 const AdminAccess = lazy(() => import('./pages/AdminAccess'));
 const GenerateKey = lazy(() => import('./pages/GenerateKey'));
+const ApiDocs = lazy(() => import('./pages/ApiDocs'));
 
 function Routes() {
   return (
@@ -34,6 +35,7 @@ function Routes() {
       <Route path="/admin" component={Admin} />
       <Route path="/admin-access" component={AdminAccess} />
       <Route path="/generate-key" component={GenerateKey} />
+      <Route path="/api-docs" component={ApiDocs} />
       <Route component={NotFound} />
     </Switch>
   );

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { POLL } from '../lib/queryClient';
 import { formatDateTime } from '../lib/format';
 import { useSite } from '../lib/site';
@@ -82,8 +83,11 @@ export function Footer() {
           )}
         </section>
       </div>
-      <div className="border-t border-slate-800/70 px-4 py-4 text-center text-xs text-slate-500">
+      <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2 border-t border-slate-800/70 px-4 py-4 text-center text-xs text-slate-500">
         {site ? site.copyright : <span className="inline-block h-4" />}
+        <Link href="/api-docs" className="text-slate-300 underline underline-offset-2 hover:text-white">
+          Developer API
+        </Link>
       </div>
     </footer>
   );

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Shield } from 'lucide-react';
 import { AdminGate } from '../components/admin/AdminGate';
-import { AdminTabs, type TabDef } from '../components/admin/AdminTabs';
 import { AdvertisementsTab } from '../components/admin/AdvertisementsTab';
 import { AppLogsTab, ExceptionsTab } from '../components/admin/AppLogsTab';
 import { ClanBannerTab } from '../components/admin/ClanBannerTab';
@@ -10,6 +9,7 @@ import { DashboardTab } from '../components/admin/DashboardTab';
 import { LoginLogsTab } from '../components/admin/LoginLogsTab';
 import { SettingsTab } from '../components/admin/SettingsTab';
 import { UsersTab } from '../components/admin/UsersTab';
+import { Tabs, type TabDef } from '../components/ui/Tabs';
 import {
   ADMIN_KEYS,
   useAdminActiveBanner,
@@ -146,7 +146,7 @@ function AdminPanel({ onSessionLost }: { onSessionLost: () => void }) {
           System Online
         </div>
       </header>
-      <AdminTabs tabs={tabs} value={tab} onChange={setTab}>
+      <Tabs tabs={tabs} value={tab} onChange={setTab} label="Admin sections" idPrefix="admin">
         {tab === 'dashboard' && <DashboardTab clanName={clanName} />}
         {tab === 'advertisements' && <AdvertisementsTab defaultColors={site?.defaultBanner ?? DEFAULT_COLORS} />}
         {tab === 'users' && <UsersTab />}
@@ -155,7 +155,7 @@ function AdminPanel({ onSessionLost }: { onSessionLost: () => void }) {
         {tab === 'except' && <ExceptionsTab />}
         {tab === 'alexoria' && <ClanBannerTab site={site} />}
         {tab === 'settings' && <SettingsTab site={site} />}
-      </AdminTabs>
+      </Tabs>
     </div>
   );
 }

@@ -5,8 +5,11 @@ import { toast } from '../../lib/toast';
 /** Spec section 9: the copied indicator shows for 2 s. */
 export const COPIED_MS = 2000;
 
-/** Copy text with a toast, and remember which item was copied for COPIED_MS (for a check mark). */
-export function useCopy() {
+/**
+ * Copy text with a toast, and remember which item was copied for COPIED_MS (for a check mark).
+ * `failDescription` is the failure toast's advice (e.g. to select the text by hand).
+ */
+export function useCopy({ failDescription = 'Your browser did not allow copying.' }: { failDescription?: string } = {}) {
   const [copied, setCopied] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => {
@@ -21,7 +24,7 @@ export function useCopy() {
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(() => setCopied(null), COPIED_MS);
     } else {
-      toast({ title: 'Copy failed', description: 'Your browser did not allow copying.', variant: 'destructive' });
+      toast({ title: 'Copy failed', description: failDescription, variant: 'destructive' });
     }
   }
 

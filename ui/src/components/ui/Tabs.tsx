@@ -1,22 +1,29 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'react';
-import { cn } from '../ui/cn';
+import { cn } from './cn';
 
 export interface TabDef {
   id: string;
   label: ComponentChildren;
 }
 
-/** An accessible tab list (arrow keys, Home/End) whose single panel shows the selected tab. */
-export function AdminTabs({
+/**
+ * An accessible tab list (ARIA tabs pattern: arrow keys, Home/End) whose single panel shows the selected tab.
+ * `idPrefix` keeps the tab and panel ids unique on the page; `label` names the tab list.
+ */
+export function Tabs({
   tabs,
   value,
   onChange,
+  label,
+  idPrefix,
   children,
 }: {
   tabs: TabDef[];
   value: string;
   onChange: (id: string) => void;
+  label: string;
+  idPrefix: string;
   children: ComponentChildren;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
@@ -48,7 +55,7 @@ export function AdminTabs({
       <div
         ref={listRef}
         role="tablist"
-        aria-label="Admin sections"
+        aria-label={label}
         onKeyDown={onKeyDown}
         className="flex gap-1 overflow-x-auto rounded-xl border border-slate-800 bg-slate-900 p-1"
       >
@@ -59,9 +66,9 @@ export function AdminTabs({
               key={t.id}
               type="button"
               role="tab"
-              id={`admin-tab-${t.id}`}
+              id={`${idPrefix}-tab-${t.id}`}
               aria-selected={selected}
-              aria-controls={`admin-panel-${t.id}`}
+              aria-controls={`${idPrefix}-panel-${t.id}`}
               tabIndex={selected ? 0 : -1}
               data-tab={t.id}
               onClick={() => onChange(t.id)}
@@ -75,7 +82,7 @@ export function AdminTabs({
           );
         })}
       </div>
-      <div role="tabpanel" id={`admin-panel-${value}`} aria-labelledby={`admin-tab-${value}`} tabIndex={0} className="min-w-0 outline-none">
+      <div role="tabpanel" id={`${idPrefix}-panel-${value}`} aria-labelledby={`${idPrefix}-tab-${value}`} tabIndex={0} className="min-w-0 rounded-xl">
         {children}
       </div>
     </div>

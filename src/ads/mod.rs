@@ -1,0 +1,355 @@
+//! Advertising: the advertise form's intake (`POST /api/advertise`), the uploaded images
+//! (`/uploads/NAME`), and the admins' review that turns an application into the sponsored banner
+//! (`review`).
+
+pub mod analysis;
+pub mod colors;
+pub mod image;
+pub mod review;
+pub mod store;
+
+use std::num::NonZeroU32;
+use std::path::{Path as FsPath, PathBuf};
+
+use axum::Extension;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::ApiError;
+use crate::http::client_ip::{ClientIp, anonymize};
+use crate::http::extract::Path;
+use crate::state::AppState;
+
+/// The whole multipart request (image, fields and framing).
+pub const MULTIPART_LIMIT: usize = 6 * 1024 * 1024;
+pub const SUBMISSIONS_PER_HOUR: u32 = 5;
+pub const TARGET_AUDIENCES: [&str; 5] =
+    ["young-gamers", "roblox-players", "game-developers", "general-gaming", "server-admins"];
+const MAX_URL: usize = 2048;
+const MAX_DESCRIPTION: usize = 1000;
+const MAX_LINKS: usize = 10;
+const MAX_CUSTOM_MESSAGE: usize = 200;
+const MAX_TEXT_FIELD: usize = 16 * 1024;
+const MISSING: &str = "Missing Information: Please fill in website URL, description, and upload an image";
+
+pub struct Submissions(DefaultKeyedRateLimiter<std::net::IpAddr>);
+
+impl Default for Submissions {
+    fn default() -> Self {
+        Self(RateLimiter::keyed(Quota::per_hour(NonZeroU32::new(SUBMISSIONS_PER_HOUR).expect("non-zero"))))
+    }
+}
+
+impl Submissions {
+    pub fn forget_idle(&self) {
+        self.0.retain_recent();
+    }
+}
+
+pub fn uploads_dir(data_dir: &FsPath) -> PathBuf {
+    data_dir.join("uploads")
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/advertise", post(submit).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)))
+        .route("/uploads/{name}", get(upload))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Submitted {
+    success: bool,
+    id: i64,
+    message: String,
+}
+
+/// What the form sends, as multipart parts (spec 7: advertise form parts).
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct AdForm {
+    /// http(s) URL, at most 2048 characters.
+    #[schema(max_length = 2048)]
+    website_url: String,
+    #[schema(max_length = 1000)]
+    ad_description: String,
+    /// young-gamers, roblox-players, game-developers, general-gaming or server-admins (optional).
+    target_audience: Option<String>,
+    /// 1-day, 1-month or 10-fullscreen.
+    duration: String,
+    /// A JSON array of up to 10 http(s) URLs; empty entries are dropped.
+    links: Option<String>,
+    /// PNG, JPEG, WebP or GIF; at most 5 MB and 4096 pixels a side.
+    #[schema(value_type = String, format = Binary)]
+    image: Vec<u8>,
+    /// "true" for a premium fullscreen ad (only with 10-fullscreen).
+    premium_fullscreen: Option<String>,
+    /// ai-generated (default) or user-input.
+    fullscreen_message_type: Option<String>,
+    /// At most 200 characters, with user-input.
+    #[schema(max_length = 200)]
+    fullscreen_custom_message: Option<String>,
+}
+
+#[derive(Default)]
+struct Parts {
+    website_url: Option<String>,
+    description: Option<String>,
+    target_audience: Option<String>,
+    duration: Option<String>,
+    links: Option<String>,
+    image: Option<(String, Vec<u8>)>,
+    premium: Option<String>,
+    message_type: Option<String>,
+    custom_message: Option<String>,
+}
+
+fn bad(field: &str, sentence: &str) -> ApiError {
+    ApiError::field(field, sentence)
+}
+
+async fn read_parts(mut form: Multipart) -> Result<Parts, ApiError> {
+    let mut parts = Parts::default();
+    let broken = |e: axum::extract::multipart::MultipartError| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "The upload is too large.")
+                .with_message("The image may be at most 5 MB.")
+        } else {
+            ApiError::bad_request("The form could not be read.").with_message(e.body_text())
+        }
+    };
+    while let Some(field) = form.next_field().await.map_err(broken)? {
+        let name = field.name().unwrap_or("").to_string();
+        if name == "image" {
+            let file_name = field.file_name().unwrap_or("").to_string();
+            if file_name.contains(['/', '\\']) || file_name.contains("..") || file_name.chars().any(char::is_control) {
+                return Err(bad("image", "The image's file name is not allowed."));
+            }
+            let declared = field.content_type().unwrap_or("application/octet-stream").to_ascii_lowercase();
+            if !(declared.starts_with("image/") || declared == "application/octet-stream") || declared.contains("svg") {
+                return Err(ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "The image must be a PNG, JPEG, WebP or GIF file.",
+                ));
+            }
+            let bytes = field.bytes().await.map_err(broken)?;
+            if bytes.len() > image::MAX_BYTES {
+                return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "The image may be at most 5 MB."));
+            }
+            parts.image = Some((file_name, bytes.to_vec()));
+            continue;
+        }
+        let text = field.text().await.map_err(broken)?;
+        if text.len() > MAX_TEXT_FIELD {
+            return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "A form field is too long.")
+                .with_message(format!("{name} is over 16 KB.")));
+        }
+        let slot = match name.as_str() {
+            "websiteUrl" => &mut parts.website_url,
+            "adDescription" => &mut parts.description,
+            "targetAudience" => &mut parts.target_audience,
+            "duration" => &mut parts.duration,
+            "links" => &mut parts.links,
+            "premiumFullscreen" => &mut parts.premium,
+            "fullscreenMessageType" => &mut parts.message_type,
+            "fullscreenCustomMessage" => &mut parts.custom_message,
+            _ => continue,
+        };
+        *slot = Some(text);
+    }
+    Ok(parts)
+}
+
+fn http_url(field: &str, raw: &str) -> Result<String, ApiError> {
+    let url = raw.trim();
+    let ok = url.len() <= MAX_URL
+        && (url.starts_with("https://") || url.starts_with("http://"))
+        && url.split("://").nth(1).is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'))
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control() || c == '<' || c == '>' || c == '"');
+    if ok {
+        Ok(url.to_string())
+    } else {
+        Err(bad(field, "Enter a web address starting with https:// (at most 2048 characters)"))
+    }
+}
+
+/// The checked fields of a submission (everything but the image).
+struct Fields {
+    website_url: String,
+    description: String,
+    target_audience: Option<String>,
+    duration: String,
+    links: Vec<String>,
+    premium: bool,
+    message_type: Option<String>,
+    custom_message: Option<String>,
+}
+
+fn check_fields(parts: &Parts) -> Result<Fields, ApiError> {
+    let website = parts.website_url.as_deref().map(str::trim).unwrap_or("");
+    let description = parts.description.as_deref().map(str::trim).unwrap_or("");
+    if website.is_empty() || description.is_empty() || parts.image.as_ref().is_none_or(|(_, b)| b.is_empty()) {
+        return Err(ApiError::bad_request(MISSING));
+    }
+    let website_url = http_url("websiteUrl", website)?;
+    if description.chars().count() > MAX_DESCRIPTION {
+        return Err(bad("adDescription", "The description may be at most 1000 characters"));
+    }
+    let duration = parts.duration.as_deref().map(str::trim).unwrap_or("");
+    if !store::DURATIONS.contains(&duration) {
+        return Err(bad("duration", "Choose a duration: 1-day, 1-month or 10-fullscreen"));
+    }
+    let target_audience = match parts.target_audience.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) if TARGET_AUDIENCES.contains(&t) => Some(t.to_string()),
+        Some(_) => return Err(bad("targetAudience", "Choose a target audience from the list")),
+        None => None,
+    };
+    let raw_links: Vec<String> = match parts.links.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
+        Some(json) => {
+            serde_json::from_str(json).map_err(|_| bad("links", "Links must be a JSON array of web addresses"))?
+        }
+        None => Vec::new(),
+    };
+    let links: Vec<String> = raw_links
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| http_url("links", l))
+        .collect::<Result<_, _>>()?;
+    if links.len() > MAX_LINKS {
+        return Err(bad("links", "At most 10 additional links"));
+    }
+    // Premium options exist only with 10-fullscreen, which is itself the premium fullscreen ad.
+    let fullscreen = duration == "10-fullscreen";
+    let premium = fullscreen;
+    let (message_type, custom_message) = if fullscreen {
+        let kind = parts.message_type.as_deref().map(str::trim).filter(|k| !k.is_empty()).unwrap_or("ai-generated");
+        if !["ai-generated", "user-input"].contains(&kind) {
+            return Err(bad("fullscreenMessageType", "The message type is ai-generated or user-input"));
+        }
+        let message = parts.custom_message.as_deref().map(str::trim).filter(|m| !m.is_empty());
+        if message.is_some_and(|m| m.chars().count() > MAX_CUSTOM_MESSAGE) {
+            return Err(bad("fullscreenCustomMessage", "The custom message may be at most 200 characters"));
+        }
+        (Some(kind.to_string()), if kind == "user-input" { message.map(str::to_string) } else { None })
+    } else {
+        (None, None)
+    };
+    Ok(Fields {
+        website_url,
+        description: description.to_string(),
+        target_audience,
+        duration: duration.to_string(),
+        links,
+        premium,
+        message_type,
+        custom_message,
+    })
+}
+
+/// Submit an advertisement for manual review (multipart form). 5 submissions an hour per IP.
+#[utoipa::path(post, path = "/api/advertise", tag = "ads", operation_id = "submitAdvertisement",
+    request_body(content = AdForm, content_type = "multipart/form-data"),
+    responses((status = 201, body = Submitted), (status = 400, description = "Missing or invalid fields, unreadable image"),
+        (status = 413, description = "Over 5 MB"), (status = 415, description = "Not a PNG, JPEG, WebP or GIF"),
+        (status = 429, description = "More than 5 submissions this hour from this IP")))]
+pub(crate) async fn submit(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    form: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+) -> Result<Response, ApiError> {
+    let form = form.map_err(|e| {
+        ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Send the form as multipart/form-data.")
+            .with_message(e.body_text())
+    })?;
+    let parts = read_parts(form).await?;
+    let fields = check_fields(&parts)?;
+    state.submissions.0.check_key(&client.ip).map_err(|not_until| {
+        ApiError::too_many_requests(not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1)
+            .with_message("At most 5 advertisement submissions an hour from one address.")
+    })?;
+    let (file_name, bytes) = parts.image.unwrap_or_default();
+    let uploads = uploads_dir(&state.data_dir);
+    // Decoding, re-encoding and the file write are blocking work.
+    let stored = tokio::task::spawn_blocking(move || -> Result<_, ApiError> {
+        let clean = image::clean(&bytes, &file_name).map_err(|p| match p {
+            image::ImageProblem::NotAnImage | image::ImageProblem::WrongExtension { .. } => {
+                ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, p.sentence())
+            }
+            image::ImageProblem::TooLarge => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, p.sentence()),
+            _ => bad("image", &p.sentence()),
+        })?;
+        let name = format!("{}.{}", crate::tokens::random_hex(16), clean.extension);
+        let mut tmp = tempfile::NamedTempFile::new_in(&uploads).map_err(ApiError::internal)?;
+        std::io::Write::write_all(&mut tmp, &clean.bytes).map_err(ApiError::internal)?;
+        tmp.as_file().sync_all().map_err(ApiError::internal)?;
+        tmp.persist(uploads.join(&name)).map_err(ApiError::internal)?;
+        Ok((name, clean))
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    let (name, clean) = stored;
+    let analysis = analysis::heuristic(&fields.website_url, &fields.description, &fields.links);
+    let ad = store::NewAd {
+        website_url: fields.website_url,
+        description: fields.description,
+        target_audience: fields.target_audience,
+        duration: fields.duration,
+        links: fields.links,
+        image_name: name.clone(),
+        image_type: clean.content_type.to_string(),
+        image_width: clean.width,
+        image_height: clean.height,
+        premium_fullscreen: fields.premium,
+        fullscreen_message_type: fields.message_type,
+        fullscreen_custom_message: fields.custom_message,
+        analysis,
+        design: clean.design,
+        submitted_from_ip: anonymize(client.ip),
+    };
+    let inserted = state.db.write(move |tx| store::insert(tx, &ad)).await;
+    let id = match inserted {
+        Ok(id) => id,
+        Err(e) => {
+            // No row, no file.
+            let _ = std::fs::remove_file(uploads_dir(&state.data_dir).join(&name));
+            return Err(e);
+        }
+    };
+    tracing::info!("advertisement {id} submitted for review");
+    let body =
+        Submitted { success: true, id, message: "Your advertisement request has been sent for manual review.".into() };
+    Ok((StatusCode::CREATED, axum::Json(body)).into_response())
+}
+
+/// An uploaded ad image, by the random name the server gave it.
+#[utoipa::path(get, path = "/uploads/{name}", tag = "ads", operation_id = "getUpload",
+    params(("name" = String, Path, description = "The stored file's name", pattern = r"^[0-9a-f]{32}\.(png|jpg)$")),
+    responses((status = 200, description = "The image", content((String = "image/png"), (String = "image/jpeg"))), (status = 404, description = "No such upload")))]
+pub(crate) async fn upload(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, ApiError> {
+    let not_found = || ApiError::not_found("No such file.");
+    let (stem, ext) = name.rsplit_once('.').ok_or_else(not_found)?;
+    let content_type = match ext {
+        "png" => "image/png",
+        "jpg" => "image/jpeg",
+        _ => return Err(not_found()),
+    };
+    if stem.len() != 32 || !stem.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+        return Err(not_found());
+    }
+    let bytes = tokio::fs::read(uploads_dir(&state.data_dir).join(&name)).await.map_err(|_| not_found())?;
+    let mut res = Response::new(Body::from(bytes));
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
+    h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline"));
+    Ok(res)
+}

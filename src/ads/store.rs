@@ -1,0 +1,226 @@
+//! The SQL of advertising: applications, their review, and the one active sponsored banner.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::analysis::AdAnalysis;
+use super::colors::Design;
+use crate::db::{now_ms, rfc3339};
+use crate::error::ApiError;
+
+pub const DURATIONS: [&str; 3] = ["1-day", "1-month", "10-fullscreen"];
+
+/// How long a banner runs from activation.
+pub fn duration_ms(duration: &str) -> i64 {
+    let days = match duration {
+        "1-day" => 1,
+        "1-month" => 30,
+        _ => 10,
+    };
+    days * 24 * 3600 * 1000
+}
+
+pub struct NewAd {
+    pub website_url: String,
+    pub description: String,
+    pub target_audience: Option<String>,
+    pub duration: String,
+    pub links: Vec<String>,
+    pub image_name: String,
+    pub image_type: String,
+    pub image_width: u32,
+    pub image_height: u32,
+    pub premium_fullscreen: bool,
+    pub fullscreen_message_type: Option<String>,
+    pub fullscreen_custom_message: Option<String>,
+    pub analysis: AdAnalysis,
+    pub design: Design,
+    pub submitted_from_ip: String,
+}
+
+pub fn insert(conn: &Connection, ad: &NewAd) -> Result<i64, ApiError> {
+    conn.execute(
+        "INSERT INTO advertisements (website_url, description, target_audience, duration, links, image_name, image_type,
+            image_width, image_height, premium_fullscreen, fullscreen_message_type, fullscreen_custom_message, analysis,
+            background_color, text_color, border_color, submitted_from_ip, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+        params![
+            ad.website_url,
+            ad.description,
+            ad.target_audience,
+            ad.duration,
+            serde_json::to_string(&ad.links).map_err(ApiError::internal)?,
+            ad.image_name,
+            ad.image_type,
+            ad.image_width,
+            ad.image_height,
+            ad.premium_fullscreen,
+            ad.fullscreen_message_type,
+            ad.fullscreen_custom_message,
+            serde_json::to_string(&ad.analysis).map_err(ApiError::internal)?,
+            ad.design.background_color,
+            ad.design.text_color,
+            ad.design.border_color,
+            ad.submitted_from_ip,
+            now_ms(),
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// An application as admins review it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Application {
+    pub id: i64,
+    pub website_url: String,
+    pub ad_description: String,
+    pub duration: String,
+    pub target_audience: Option<String>,
+    pub links: Vec<String>,
+    /// pending, approved or rejected.
+    pub status: String,
+    /// Whether it is the sponsored banner running now.
+    pub is_active: bool,
+    pub created_at: String,
+    pub reviewed_at: Option<String>,
+    /// `/uploads/NAME`.
+    pub image_path: String,
+    pub premium_fullscreen: bool,
+    pub fullscreen_message_type: Option<String>,
+    pub fullscreen_custom_message: Option<String>,
+    pub ai_analysis: AdAnalysis,
+    /// The colours taken from the image, used when the ad is approved.
+    pub design: Design,
+}
+
+const COLUMNS: &str = "a.id, a.website_url, a.description, a.duration, a.target_audience, a.links, a.status, \
+    (SELECT COUNT(*) FROM active_ad x WHERE x.ad_id = a.id AND x.expires_at > ?1), a.created_at, a.reviewed_at, \
+    a.image_name, a.premium_fullscreen, a.fullscreen_message_type, a.fullscreen_custom_message, a.analysis, \
+    a.background_color, a.text_color, a.border_color";
+
+fn from_row(r: &Row) -> rusqlite::Result<Application> {
+    let links: String = r.get(5)?;
+    let analysis: String = r.get(14)?;
+    let image: String = r.get(10)?;
+    Ok(Application {
+        id: r.get(0)?,
+        website_url: r.get(1)?,
+        ad_description: r.get(2)?,
+        duration: r.get(3)?,
+        target_audience: r.get(4)?,
+        links: serde_json::from_str(&links).unwrap_or_default(),
+        status: r.get(6)?,
+        is_active: r.get::<_, i64>(7)? > 0,
+        created_at: rfc3339(r.get(8)?),
+        reviewed_at: r.get::<_, Option<i64>>(9)?.map(rfc3339),
+        image_path: format!("/uploads/{image}"),
+        premium_fullscreen: r.get(11)?,
+        fullscreen_message_type: r.get(12)?,
+        fullscreen_custom_message: r.get(13)?,
+        ai_analysis: serde_json::from_str(&analysis)
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(14, rusqlite::types::Type::Text, Box::new(e)))?,
+        design: Design { background_color: r.get(15)?, text_color: r.get(16)?, border_color: r.get(17)? },
+    })
+}
+
+/// Every application, newest first.
+pub fn list(conn: &Connection) -> Result<Vec<Application>, ApiError> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM advertisements a ORDER BY a.id DESC"))?;
+    let rows = stmt.query_map([now_ms()], from_row)?.collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+pub fn find(conn: &Connection, id: i64) -> Result<Option<Application>, ApiError> {
+    Ok(conn
+        .query_row(&format!("SELECT {COLUMNS} FROM advertisements a WHERE a.id = ?2"), params![now_ms(), id], from_row)
+        .optional()?)
+}
+
+/// pending → approved or rejected; anything else is a conflict.
+pub fn review(conn: &Connection, id: i64, status: &str) -> Result<Application, ApiError> {
+    let ad = find(conn, id)?.ok_or_else(|| ApiError::not_found("No such advertisement."))?;
+    if ad.status != "pending" {
+        return Err(ApiError::conflict(format!("This advertisement was already {}.", ad.status))
+            .with_message("Only pending applications can be approved or rejected."));
+    }
+    conn.execute(
+        "UPDATE advertisements SET status = ?2, reviewed_at = ?3 WHERE id = ?1",
+        params![id, status, now_ms()],
+    )?;
+    find(conn, id)?.ok_or_else(|| ApiError::internal("reviewed ad vanished"))
+}
+
+/// Makes an approved ad the sponsored banner from now, replacing any other.
+pub fn activate(conn: &Connection, id: i64, design: &Design) -> Result<i64, ApiError> {
+    let ad = find(conn, id)?.ok_or_else(|| ApiError::not_found("No such advertisement."))?;
+    if ad.status != "approved" {
+        return Err(ApiError::conflict("Only approved advertisements can become the banner."));
+    }
+    let now = now_ms();
+    let expires = now + duration_ms(&ad.duration);
+    conn.execute(
+        "INSERT INTO active_ad (slot, ad_id, background_color, text_color, border_color, activated_at, expires_at)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT(slot) DO UPDATE SET ad_id = excluded.ad_id, background_color = excluded.background_color,
+            text_color = excluded.text_color, border_color = excluded.border_color,
+            activated_at = excluded.activated_at, expires_at = excluded.expires_at",
+        params![id, design.background_color, design.text_color, design.border_color, now, expires],
+    )?;
+    crate::events::record(
+        conn,
+        crate::events::BANNER_CHANGED,
+        serde_json::json!({
+            "banner": "sponsored",
+            "backgroundColor": design.background_color,
+            "textColor": design.text_color,
+            "borderColor": design.border_color,
+        }),
+    )?;
+    Ok(expires)
+}
+
+/// Ends the sponsored banner, if one runs; returns whether one did.
+pub fn deactivate(conn: &Connection) -> Result<bool, ApiError> {
+    let was_running: i64 =
+        conn.query_row("SELECT COUNT(*) FROM active_ad WHERE expires_at > ?1", [now_ms()], |r| r.get(0))?;
+    conn.execute("DELETE FROM active_ad", [])?;
+    Ok(was_running > 0)
+}
+
+/// The sponsored banner running at `now_ms`, with its colours and expiry.
+pub struct Running {
+    pub ad: Application,
+    pub design: Design,
+    pub expires_at: i64,
+}
+
+pub fn running(conn: &Connection, at_ms: i64) -> Result<Option<Running>, ApiError> {
+    let row: Option<(i64, String, String, String, i64)> = conn
+        .query_row(
+            "SELECT ad_id, background_color, text_color, border_color, expires_at FROM active_ad WHERE expires_at > ?1",
+            [at_ms],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?;
+    let Some((id, background_color, text_color, border_color, expires_at)) = row else { return Ok(None) };
+    let Some(ad) = find(conn, id)? else { return Ok(None) };
+    Ok(Some(Running { ad, design: Design { background_color, text_color, border_color }, expires_at }))
+}
+
+#[derive(Debug, Serialize, ToSchema, PartialEq, Eq, Default)]
+pub struct Summary {
+    pub approved: i64,
+    pub pending: i64,
+    pub active: i64,
+}
+
+pub fn summary(conn: &Connection) -> Result<Summary, ApiError> {
+    let count = |status: &str| -> Result<i64, ApiError> {
+        Ok(conn.query_row("SELECT COUNT(*) FROM advertisements WHERE status = ?1", [status], |r| r.get(0))?)
+    };
+    let active: i64 =
+        conn.query_row("SELECT COUNT(*) FROM active_ad WHERE expires_at > ?1", [now_ms()], |r| r.get(0))?;
+    Ok(Summary { approved: count("approved")?, pending: count("pending")?, active })
+}

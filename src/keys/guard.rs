@@ -1,0 +1,79 @@
+//! The check in front of every keyed call: the `X-API-Key` header, the key's rate limits, usage
+//! counting (committed before the answer leaves), and the `X-RateLimit-*` headers on every answer.
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::limits::{Subject, Verdict};
+use super::store::Hit;
+use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
+use crate::state::AppState;
+
+pub const API_KEY_HEADER: &str = "x-api-key";
+const MAX_KEY_LEN: usize = 128;
+
+static LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+static REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+static RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+
+/// The key behind a keyed call, for handlers that show it (e.g. the newgen check's `apiKey`).
+#[derive(Debug, Clone)]
+pub struct ApiCaller {
+    pub key_id: i64,
+    pub name: String,
+}
+
+pub async fn require_api_key(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let Some(client) = req.extensions().get::<ClientIp>().copied() else {
+        return ApiError::internal("client IP missing").into_response();
+    };
+    let presented = match presented_key(req.headers()) {
+        Ok(key) => key,
+        Err(e) => return e.into_response(),
+    };
+    let Some(key) = state.keys.find(&presented) else {
+        return ApiError::unauthorized("Invalid API key")
+            .with_message("The key is unknown or was revoked. Generate one at /api-docs.")
+            .into_response();
+    };
+    // Everyone shares the public default key, so its limits apply per caller.
+    let subject = Subject { key_id: key.id, ip: key.is_public.then_some(client.ip) };
+    let now = jiff::Timestamp::now();
+    let verdict = state.keys.limits.check(subject, now.as_second());
+    if !verdict.allowed {
+        let mut res = ApiError::too_many_requests(verdict.retry_after)
+            .with_message("This API key is over its rate limit. See the X-RateLimit-* headers.")
+            .into_response();
+        add_headers(res.headers_mut(), &verdict);
+        return res;
+    }
+    req.extensions_mut().insert(ApiCaller { key_id: key.id, name: key.name.clone() });
+    let hit = Hit { key_id: key.id, at_ms: now.as_millisecond(), ip: client.ip };
+    let (recorded, mut res) = tokio::join!(state.keys.record(hit), next.run(req));
+    if let Err(e) = recorded {
+        res = e.into_response();
+    }
+    add_headers(res.headers_mut(), &verdict);
+    res
+}
+
+fn presented_key(headers: &HeaderMap) -> Result<String, ApiError> {
+    let Some(value) = headers.get(API_KEY_HEADER) else {
+        return Err(ApiError::unauthorized("An API key is required. Send it in the X-API-Key header.")
+            .with_message("Generate a key at /api-docs."));
+    };
+    let key = value.to_str().map(str::trim).unwrap_or("");
+    if key.is_empty() || key.len() > MAX_KEY_LEN {
+        return Err(ApiError::unauthorized("Invalid API key"));
+    }
+    Ok(key.to_string())
+}
+
+fn add_headers(headers: &mut HeaderMap, v: &Verdict) {
+    headers.insert(LIMIT.clone(), HeaderValue::from(v.limit));
+    headers.insert(REMAINING.clone(), HeaderValue::from(v.remaining));
+    headers.insert(RESET.clone(), HeaderValue::from(v.reset));
+}

@@ -1,0 +1,242 @@
+//! Advertising against the real binary: the form's intake and its hostile uploads, durability,
+//! the admins' review and the sponsored banner.
+
+mod common;
+
+use std::io::Cursor;
+
+use common::{Launch, Server, client, json};
+use reqwest::StatusCode;
+use reqwest::multipart::{Form, Part};
+use serde_json::Value;
+
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(width, height, |x, _| {
+        if x < width / 2 { image::Rgb([30, 90, 200]) } else { image::Rgb([240, 200, 40]) }
+    });
+    let mut out = Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
+fn form_with(image: Option<(Vec<u8>, &str, &str)>) -> Form {
+    let form = Form::new()
+        .text("websiteUrl", "https://blockcraft.example/join")
+        .text("adDescription", "The friendliest survival server! Weekly build contests. Free ranks.")
+        .text("targetAudience", "roblox-players")
+        .text("duration", "1-day")
+        .text("links", r#"["https://discord.example/invite", ""]"#);
+    match image {
+        Some((bytes, name, mime)) => {
+            form.part("image", Part::bytes(bytes).file_name(name.to_string()).mime_str(mime).unwrap())
+        }
+        None => form,
+    }
+}
+
+async fn submit(server: &Server, form: Form) -> reqwest::Response {
+    client().post(server.url("/api/advertise")).multipart(form).send().await.unwrap()
+}
+
+fn uploads(server: &Server) -> Vec<String> {
+    std::fs::read_dir(server.data_dir.join("uploads"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+async fn applications(server: &Server, key: &str) -> Vec<Value> {
+    let res = client().get(server.url("/api/admin/advertisements")).header("x-admin-key", key).send().await.unwrap();
+    json(res).await["applications"].as_array().unwrap().clone()
+}
+
+async fn banner(server: &Server) -> Value {
+    json(client().get(server.url("/api/admin/active-banner")).send().await.unwrap()).await
+}
+
+#[tokio::test]
+async fn hostile_uploads_get_a_clear_4xx_and_write_nothing() {
+    let server =
+        Server::launch(Launch { args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()], ..Default::default() });
+    let good = png(32, 16);
+    let mut html_tail = good.clone();
+    html_tail.extend_from_slice(b"<html><script>alert(1)</script></html>");
+    let mut zip_tail = good.clone();
+    zip_tail.extend_from_slice(b"PK\x03\x04 a zip archive follows");
+    let mut bomb = png(1, 1);
+    bomb[16..20].copy_from_slice(&60_000u32.to_be_bytes());
+    bomb[20..24].copy_from_slice(&60_000u32.to_be_bytes());
+    let svg = br#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#.to_vec();
+    let cases: Vec<(&str, Option<(Vec<u8>, &str, &str)>, StatusCode)> = vec![
+        (
+            "html",
+            Some((b"<!doctype html><script>alert(1)</script>".to_vec(), "ad.png", "image/png")),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ),
+        ("svg", Some((svg, "ad.svg", "image/svg+xml")), StatusCode::UNSUPPORTED_MEDIA_TYPE),
+        ("png + html tail", Some((html_tail, "ad.png", "image/png")), StatusCode::BAD_REQUEST),
+        ("png + zip tail", Some((zip_tail, "ad.png", "image/png")), StatusCode::BAD_REQUEST),
+        ("truncated", Some((good[..good.len() / 2].to_vec(), "ad.png", "image/png")), StatusCode::BAD_REQUEST),
+        ("60000x60000 header", Some((bomb, "ad.png", "image/png")), StatusCode::BAD_REQUEST),
+        ("6 MiB", Some((vec![0x89; 6 * 1024 * 1024], "ad.png", "image/png")), StatusCode::PAYLOAD_TOO_LARGE),
+        ("path traversal name", Some((good.clone(), "../../etc/ad.png", "image/png")), StatusCode::BAD_REQUEST),
+        ("wrong extension", Some((good.clone(), "ad.gif", "image/gif")), StatusCode::UNSUPPORTED_MEDIA_TYPE),
+        ("declared as html", Some((good.clone(), "ad.png", "text/html")), StatusCode::UNSUPPORTED_MEDIA_TYPE),
+        ("missing image", None, StatusCode::BAD_REQUEST),
+    ];
+    for (i, (what, image, want)) in cases.into_iter().enumerate() {
+        let res = client()
+            .post(server.url("/api/advertise"))
+            .header("x-forwarded-for", format!("192.0.2.{}", i + 1))
+            .multipart(form_with(image))
+            .send()
+            .await
+            .unwrap();
+        let status = res.status();
+        let body = res.text().await.unwrap();
+        assert_eq!(status, want, "{what}: {body}");
+        let error: Value = serde_json::from_str(&body).unwrap_or_else(|_| panic!("{what}: not JSON: {body}"));
+        assert!(error["error"].as_str().is_some_and(|e| !e.is_empty()), "{what}: {body}");
+    }
+    let missing = submit(&server, form_with(None)).await;
+    assert_eq!(
+        json(missing).await["error"],
+        "Missing Information: Please fill in website URL, description, and upload an image"
+    );
+    let not_multipart = client()
+        .post(server.url("/api/advertise"))
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(not_multipart.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let huge_text = Form::new().text("websiteUrl", "https://a.example").text("adDescription", "x".repeat(20_000));
+    assert_eq!(submit(&server, huge_text).await.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let bad_url = form_with(Some((good.clone(), "ad.png", "image/png"))).text("websiteUrl", "javascript:alert(1)");
+    assert_eq!(submit(&server, bad_url).await.status(), StatusCode::BAD_REQUEST);
+    assert!(uploads(&server).is_empty(), "nothing written: {:?}", uploads(&server));
+    let key = common::admin_key(&server);
+    assert!(applications(&server, &key).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_submission_is_stored_clean_survives_kill_9_and_is_limited_per_ip() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let mut server = Server::launch(Launch { data_dir: Some(data_dir.clone()), ..Default::default() });
+    let res = submit(&server, form_with(Some((png(64, 32), "banner.png", "image/png")))).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let id = json(res).await["id"].as_i64().unwrap();
+    server.kill9();
+    let server = Server::launch(Launch { data_dir: Some(data_dir), ..Default::default() });
+    let key = common::admin_key(&server);
+    let apps = applications(&server, &key).await;
+    assert_eq!(apps.len(), 1);
+    let app = &apps[0];
+    assert_eq!((app["id"].as_i64(), app["status"].as_str()), (Some(id), Some("pending")));
+    assert_eq!(app["links"], serde_json::json!(["https://discord.example/invite"]), "empty links dropped");
+    assert_eq!(app["targetAudience"], "roblox-players");
+    assert_eq!(app["aiAnalysis"]["category"], "Game server");
+    assert!(app["design"]["backgroundColor"].as_str().unwrap().starts_with('#'));
+    let path = app["imagePath"].as_str().unwrap();
+    assert_eq!(uploads(&server), vec![path.trim_start_matches("/uploads/").to_string()]);
+    let res = client().get(server.url(path)).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "image/png");
+    assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+    assert!(res.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+    assert!(res.bytes().await.unwrap().starts_with(b"\x89PNG"));
+    for escape in ["/uploads/..%2Ffanhub.db", "/uploads/%2e%2e%2ffanhub.db", "/uploads/fanhub.db", "/uploads/.png"] {
+        let status = client().get(server.url(escape)).send().await.unwrap().status();
+        assert_eq!(status, StatusCode::NOT_FOUND, "{escape}");
+    }
+    // 1 accepted before the restart (the limit is in memory), then 5 more an hour from one IP.
+    for _ in 0..5 {
+        assert_eq!(
+            submit(&server, form_with(Some((png(8, 8), "a.png", "image/png")))).await.status(),
+            StatusCode::CREATED
+        );
+    }
+    let res = submit(&server, form_with(Some((png(8, 8), "a.png", "image/png")))).await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.headers().contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn approval_makes_exactly_one_sponsored_banner() {
+    let server =
+        Server::launch(Launch { args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()], ..Default::default() });
+    let key = common::admin_key(&server);
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        let res = client()
+            .post(server.url("/api/advertise"))
+            .header("x-forwarded-for", format!("198.51.100.{i}"))
+            .multipart(form_with(Some((png(40, 20), "ad.png", "image/png"))))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED);
+        ids.push(json(res).await["id"].as_i64().unwrap());
+    }
+    let review = |id: i64, status: &'static str| {
+        let (url, key) = (server.url(&format!("/api/admin/advertisements/{id}")), key.clone());
+        async move {
+            client()
+                .patch(url)
+                .header("x-admin-key", key)
+                .json(&serde_json::json!({ "status": status }))
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(banner(&server).await["banner"]["isActive"], false);
+    // Two admins approve two ads at the same moment: one banner at the end.
+    let (a, b) = tokio::join!(review(ids[0], "approved"), review(ids[1], "approved"));
+    assert_eq!((a.status(), b.status()), (StatusCode::OK, StatusCode::OK));
+    let apps = applications(&server, &key).await;
+    assert_eq!(apps.iter().filter(|a| a["isActive"] == true).count(), 1);
+    let now = banner(&server).await;
+    assert_eq!(now["banner"]["isActive"], true);
+    let active_id = now["banner"]["advertisementId"].as_i64().unwrap();
+    assert!(ids[..2].contains(&active_id));
+    assert_eq!(now["advertisement"]["websiteUrl"], "https://blockcraft.example/join");
+    assert!(now["advertisement"]["imagePath"].as_str().unwrap().starts_with("/uploads/"));
+    let expires: jiff::Timestamp = now["banner"]["expiresAt"].as_str().unwrap().parse().unwrap();
+    let hours = (expires.as_second() - jiff::Timestamp::now().as_second()) as f64 / 3600.0;
+    assert!((23.9..=24.0).contains(&hours), "1-day runs 24 h from activation: {hours}");
+
+    assert_eq!(review(ids[0], "rejected").await.status(), StatusCode::CONFLICT, "already approved");
+    assert_eq!(review(ids[2], "maybe").await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(review(999, "approved").await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(review(ids[2], "rejected").await.status(), StatusCode::OK);
+    let activate = |id: i64, text: &str| {
+        let body = serde_json::json!({"advertisementId": id, "backgroundColor": "#7c3aed", "textColor": text, "borderColor": "#8b5cf6"});
+        client().post(server.url("/api/admin/activate-banner")).header("x-admin-key", &key).json(&body).send()
+    };
+    assert_eq!(activate(ids[2], "#ffffff").await.unwrap().status(), StatusCode::CONFLICT, "a rejected ad cannot run");
+    assert_eq!(activate(ids[0], "#8b5cf6").await.unwrap().status(), StatusCode::BAD_REQUEST, "unreadable text");
+    assert_eq!(activate(ids[0], "#ffffff").await.unwrap().status(), StatusCode::OK);
+    assert_eq!(banner(&server).await["banner"]["advertisementId"], ids[0]);
+    assert_eq!(banner(&server).await["banner"]["backgroundColor"], "#7c3aed");
+
+    let stats =
+        json(client().get(server.url("/api/admin/stats")).header("x-admin-key", &key).send().await.unwrap()).await;
+    assert_eq!(stats["ads"], serde_json::json!({"approved": 2, "pending": 0, "active": 1}));
+
+    let res =
+        client().post(server.url("/api/admin/deactivate-banner")).header("x-admin-key", &key).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(banner(&server).await["banner"]["isActive"], false);
+    assert_eq!(activate(ids[1], "#ffffff").await.unwrap().status(), StatusCode::OK);
+    let res = client().post(server.url("/api/admin/revert-banner")).header("x-admin-key", &key).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let reverted = banner(&server).await;
+    assert_eq!(reverted["banner"]["isActive"], false);
+    assert!(reverted["advertisement"].is_null());
+    let anonymous =
+        client().post(server.url("/api/admin/activate-banner")).json(&serde_json::json!({})).send().await.unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+}
