@@ -7,12 +7,16 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-#[derive(Debug, Serialize)]
+/// Every error answer: a sentence fit for a toast, an optional detail, and on validation errors
+/// one sentence per invalid field.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub error: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub fields: Option<BTreeMap<String, String>>,
 }
 

@@ -10,14 +10,24 @@ use serde::Serialize;
 
 use crate::state::AppState;
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Health {
+    #[schema(schema_with = status_values)]
     pub status: &'static str,
     pub version: &'static str,
     pub build: String,
     pub started_at: String,
+    #[schema(schema_with = database_values)]
     pub database: &'static str,
+}
+
+fn status_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&["ok", "degraded"])
+}
+
+fn database_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&["ok", "error"])
 }
 
 pub fn snapshot(state: &AppState, database_ok: bool) -> Health {
@@ -47,7 +57,8 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Liveness and version. Carries an ETag; `If-None-Match` gets 304.
-#[utoipa::path(get, path = "/api/health", tag = "site", responses((status = 200, description = "{status, version, build, startedAt, database}"), (status = 304, description = "Not modified")))]
+#[utoipa::path(get, path = "/api/health", tag = "site", operation_id = "getHealth",
+    responses((status = 200, description = "Liveness and version", body = Health), (status = 304, description = "Not modified")))]
 pub(crate) async fn get_health(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.health_json.respond(&headers)
 }

@@ -15,14 +15,19 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 const CAPACITY: usize = 500;
 
-#[derive(Clone, Serialize)]
+#[derive(Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LogRecord {
     pub id: u64,
     pub timestamp: String,
+    #[schema(schema_with = level_values)]
     pub level: &'static str,
     pub target: String,
     pub message: String,
+}
+
+fn level_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&["ERROR", "WARN", "INFO", "DEBUG", "TRACE"])
 }
 
 #[derive(Clone, Copy, Serialize, Default)]

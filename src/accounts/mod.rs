@@ -34,10 +34,15 @@ pub struct User {
     pub username: String,
     pub email: Option<String>,
     pub roblox_id: Option<String>,
+    #[schema(schema_with = role_values)]
     pub role: String,
     pub is_active: bool,
     pub created_at: String,
     pub last_login: Option<String>,
+}
+
+fn role_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&ROLES)
 }
 
 pub const USER_COLUMNS: &str = "id, username, email, roblox_id, role, is_active, created_at, last_login";
@@ -59,11 +64,25 @@ pub fn find_user(conn: &Connection, id: i64) -> Result<Option<User>, ApiError> {
     Ok(conn.query_row(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"), [id], user_from_row).optional()?)
 }
 
+/// Sign-in: any strings; a wrong pair is a 401.
 #[derive(Deserialize, ToSchema)]
 pub struct Credentials {
     #[serde(default)]
+    #[schema(required = true)]
     pub username: String,
     #[serde(default)]
+    #[schema(required = true)]
+    pub password: String,
+}
+
+/// A new account: exactly what `validate_registration` accepts.
+#[derive(Deserialize, ToSchema)]
+pub struct Registration {
+    #[serde(default)]
+    #[schema(required = true, pattern = "^[A-Za-z0-9_]{3,32}$")]
+    pub username: String,
+    #[serde(default)]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub password: String,
 }
 
@@ -102,15 +121,17 @@ pub struct UserEnvelope {
 }
 
 /// Create an account. Username 3-32 of `[A-Za-z0-9_]`, password 6-128 characters.
-#[utoipa::path(post, path = "/api/auth/register", tag = "accounts", request_body = Credentials,
-    responses((status = 201, body = UserEnvelope), (status = 400, description = "Invalid fields"), (status = 409, description = "Username taken"), (status = 429, description = "Too many attempts")))]
+/// The username is taken as sent (the form trims it); surrounding spaces are refused.
+#[utoipa::path(post, path = "/api/auth/register", tag = "accounts", operation_id = "register", request_body = Registration,
+    responses((status = 201, description = "Created; not signed in yet", body = UserEnvelope), (status = 400, description = "Invalid fields (with `fields`)"),
+        (status = 409, description = "Username taken"), (status = 429, description = "More than 10 attempts a minute from this IP")))]
 pub(crate) async fn register(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
-    Json(body): Json<Credentials>,
+    Json(body): Json<Registration>,
 ) -> Result<Response, ApiError> {
     state.auth_limiter.check(Guarded::Register, client.ip)?;
-    let username = body.username.trim().to_string();
+    let username = body.username;
     let fields = validate_registration(&username, &body.password);
     if !fields.is_empty() {
         return Err(ApiError::validation(fields));
@@ -166,8 +187,9 @@ pub fn loggable_ip(client: &ClientIp, headers: &HeaderMap) -> String {
 }
 
 /// Sign in; sets the session cookie.
-#[utoipa::path(post, path = "/api/auth/login", tag = "accounts", request_body = Credentials,
-    responses((status = 200, body = UserEnvelope), (status = 401, description = "Invalid username or password"), (status = 403, description = "Account suspended"), (status = 429, description = "Too many attempts")))]
+#[utoipa::path(post, path = "/api/auth/login", tag = "accounts", operation_id = "login", request_body = Credentials,
+    responses((status = 200, description = "Signed in; sets the fanhub_session cookie", body = UserEnvelope), (status = 401, description = "Invalid username or password"),
+        (status = 403, description = "Account suspended"), (status = 429, description = "Too many attempts from this IP or for this username")))]
 pub(crate) async fn login(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
@@ -244,7 +266,8 @@ pub(crate) async fn login(
 }
 
 /// Sign out: ends this session and clears its cookie.
-#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", responses((status = 200, description = "{success: true}")))]
+#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", operation_id = "logout", security(("session" = []), ()),
+    responses((status = 200, description = "Signed out (also when not signed in)", body = crate::http::Success)))]
 pub(crate) async fn logout(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
@@ -253,14 +276,15 @@ pub(crate) async fn logout(
     if let Some(token) = cookies::get(&headers, SESSION_COOKIE) {
         state.db.write(move |tx| sessions::delete(tx, &token)).await?;
     }
-    let mut res = axum::Json(serde_json::json!({"success": true})).into_response();
+    let mut res = axum::Json(crate::http::Success::YES).into_response();
     res.headers_mut().append(header::SET_COOKIE, cookies::clear(SESSION_COOKIE, client.https));
     res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::USER_HINT, 0, client.https));
     Ok(res)
 }
 
 /// The signed-in user, or 401.
-#[utoipa::path(get, path = "/api/auth/user", tag = "accounts", responses((status = 200, body = User), (status = 401, description = "Not signed in")))]
+#[utoipa::path(get, path = "/api/auth/user", tag = "accounts", operation_id = "getCurrentUser", security(("session" = [])),
+    responses((status = 200, description = "The signed-in user", body = User), (status = 401, description = "Not signed in")))]
 pub(crate) async fn current_user(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,

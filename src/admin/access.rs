@@ -21,12 +21,14 @@ use crate::tokens::constant_time_eq;
 #[derive(Deserialize, ToSchema)]
 pub struct KeyBody {
     #[serde(default)]
+    #[schema(required = true, pattern = r"\S")]
     key: String,
 }
 
 /// Trade an admin key for a 12-hour admin session cookie.
-#[utoipa::path(post, path = "/api/admin/verify-key", tag = "admin", request_body = KeyBody,
-    responses((status = 200, description = "{success: true}, admin cookie set"), (status = 401, description = "Invalid admin key"), (status = 403, description = "Key bound to another IP"), (status = 429, description = "Too many attempts")))]
+#[utoipa::path(post, path = "/api/admin/verify-key", tag = "admin", operation_id = "verifyAdminKey", request_body = KeyBody,
+    responses((status = 200, description = "Valid; sets the fanhub_admin cookie", body = crate::http::Success), (status = 400, description = "No key given"),
+        (status = 401, description = "Invalid admin key"), (status = 403, description = "Key bound to another IP"), (status = 429, description = "More than 10 attempts a minute from this IP")))]
 pub(crate) async fn verify_key(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
@@ -53,7 +55,7 @@ pub(crate) async fn verify_key(
         .await
         .inspect_err(|e| tracing::warn!("admin key refused from {}: {}", client.ip, e.body.error))?;
     tracing::info!("admin session opened from {}", client.ip);
-    let mut res = JsonOut(serde_json::json!({"success": true})).into_response();
+    let mut res = JsonOut(crate::http::Success::YES).into_response();
     res.headers_mut()
         .append(header::SET_COOKIE, cookies::session(ADMIN_COOKIE, &token, ADMIN_SESSION_SECS, client.https));
     res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::ADMIN_HINT, ADMIN_SESSION_SECS, client.https));
@@ -67,7 +69,8 @@ pub struct CheckKey {
 }
 
 /// Whether this request is an admin's (and how); 401 otherwise.
-#[utoipa::path(get, path = "/api/admin/check-key", tag = "admin", responses((status = 200, body = CheckKey), (status = 401, description = "Not an admin")))]
+#[utoipa::path(get, path = "/api/admin/check-key", tag = "admin", operation_id = "checkAdminAccess", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "An admin", body = CheckKey)))]
 pub(crate) async fn check_key(Extension(admin): Extension<Admin>) -> JsonOut<CheckKey> {
     JsonOut(CheckKey { admin: true, via: admin.via })
 }
@@ -75,9 +78,39 @@ pub(crate) async fn check_key(Extension(admin): Extension<Admin>) -> JsonOut<Che
 #[derive(Deserialize, ToSchema)]
 pub struct PhraseBody {
     #[serde(default)]
+    #[schema(required = true)]
+    phrase: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ChallengeAnswer {
+    #[serde(default)]
+    #[schema(required = true)]
     phrase: String,
     #[serde(default)]
+    #[schema(required = true)]
     challenge: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Challenge {
+    success: bool,
+    /// Single use, for this IP, valid 5 minutes.
+    challenge: String,
+    /// The IP the challenge and the key will be bound to.
+    ip: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = NewAdminKey)]
+pub struct NewKey {
+    success: bool,
+    /// The full key, shown this once.
+    key: String,
+    /// The IP the key is bound to (lifetime keys only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    ip: Option<String>,
 }
 
 fn check_phrase(state: &AppState, phrase: &str) -> Result<(), ApiError> {
@@ -89,26 +122,28 @@ fn check_phrase(state: &AppState, phrase: &str) -> Result<(), ApiError> {
 }
 
 /// Step 1 of the secret-phrase flow: a single-use challenge for this IP, valid 5 minutes.
-#[utoipa::path(post, path = "/api/admin/generate-challenge", tag = "admin", request_body = PhraseBody,
-    responses((status = 200, description = "{success, challenge, ip}"), (status = 403, description = "Invalid secret phrase"), (status = 429, description = "Too many attempts"), (status = 503, description = "Not enabled")))]
+#[utoipa::path(post, path = "/api/admin/generate-challenge", tag = "admin", operation_id = "generateAdminChallenge", request_body = PhraseBody,
+    responses((status = 200, description = "A challenge", body = Challenge), (status = 403, description = "Invalid secret phrase"),
+        (status = 429, description = "More than 10 attempts a minute from this IP"), (status = 503, description = "FANHUB_ADMIN_PHRASE is not set")))]
 pub(crate) async fn generate_challenge(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
     Json(body): Json<PhraseBody>,
-) -> Result<JsonOut<serde_json::Value>, ApiError> {
+) -> Result<JsonOut<Challenge>, ApiError> {
     state.auth_limiter.check(Guarded::Challenge, client.ip)?;
     check_phrase(&state, &body.phrase).inspect_err(|_| tracing::warn!("wrong admin phrase from {}", client.ip))?;
     let challenge = state.challenges.issue(client.ip);
-    Ok(JsonOut(serde_json::json!({"success": true, "challenge": challenge, "ip": client.ip.to_string()})))
+    Ok(JsonOut(Challenge { success: true, challenge, ip: client.ip.to_string() }))
 }
 
 /// Step 2: the phrase again plus the challenge gives a lifetime key bound to this IP.
-#[utoipa::path(post, path = "/api/admin/create-lifetime-key", tag = "admin", request_body = PhraseBody,
-    responses((status = 201, description = "{success, key, ip}"), (status = 403, description = "Wrong phrase, or challenge expired, used or from another IP"), (status = 503, description = "Not enabled")))]
+#[utoipa::path(post, path = "/api/admin/create-lifetime-key", tag = "admin", operation_id = "createLifetimeAdminKey", request_body = ChallengeAnswer,
+    responses((status = 201, description = "A key bound to this IP", body = NewKey), (status = 403, description = "Wrong phrase, or challenge expired, used or from another IP"),
+        (status = 429, description = "More than 10 attempts a minute from this IP"), (status = 503, description = "FANHUB_ADMIN_PHRASE is not set")))]
 pub(crate) async fn create_lifetime_key(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
-    Json(body): Json<PhraseBody>,
+    Json(body): Json<ChallengeAnswer>,
 ) -> Result<Response, ApiError> {
     state.auth_limiter.check(Guarded::Challenge, client.ip)?;
     check_phrase(&state, &body.phrase)?;
@@ -116,13 +151,12 @@ pub(crate) async fn create_lifetime_key(
     let ip = client.ip;
     let key = state.db.write(move |tx| keys::create(tx, &format!("Lifetime key for {ip}"), "phrase", Some(ip))).await?;
     tracing::info!("lifetime admin key created for {ip}");
-    Ok((StatusCode::CREATED, JsonOut(serde_json::json!({"success": true, "key": key, "ip": ip.to_string()})))
-        .into_response())
+    Ok((StatusCode::CREATED, JsonOut(NewKey { success: true, key, ip: Some(ip.to_string()) })).into_response())
 }
 
 /// A key straight away, but only for a browser on the server itself (loopback, no proxy).
-#[utoipa::path(post, path = "/api/admin/generate-direct-key", tag = "admin",
-    responses((status = 201, description = "{success, key}"), (status = 403, description = "Not from the server itself")))]
+#[utoipa::path(post, path = "/api/admin/generate-direct-key", tag = "admin", operation_id = "generateDirectAdminKey",
+    responses((status = 201, description = "A key (not IP-bound)", body = NewKey), (status = 403, description = "Not from the server itself")))]
 pub(crate) async fn generate_direct_key(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
@@ -135,30 +169,32 @@ pub(crate) async fn generate_direct_key(
     }
     let key = state.db.write(|tx| keys::create(tx, "Direct key (generated on the server)", "direct", None)).await?;
     tracing::info!("direct admin key created");
-    Ok((StatusCode::CREATED, JsonOut(serde_json::json!({"success": true, "key": key}))).into_response())
+    Ok((StatusCode::CREATED, JsonOut(NewKey { success: true, key, ip: None })).into_response())
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = AdminKeyList)]
 pub struct KeyList {
     keys: Vec<KeyRecord>,
 }
 
 /// Every admin key (prefix only, never the key).
-#[utoipa::path(get, path = "/api/admin/keys", tag = "admin", responses((status = 200, body = KeyList)))]
+#[utoipa::path(get, path = "/api/admin/keys", tag = "admin", operation_id = "listAdminKeys", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "Every admin key", body = KeyList)))]
 pub(crate) async fn list_keys(State(state): State<AppState>) -> Result<JsonOut<KeyList>, ApiError> {
     Ok(JsonOut(KeyList { keys: state.db.read(keys::list).await? }))
 }
 
 /// Revoke a key and end its admin sessions.
-#[utoipa::path(delete, path = "/api/admin/keys/{id}", tag = "admin", params(("id" = i64, Path)),
-    responses((status = 200, description = "{success: true}"), (status = 404, description = "No such key")))]
+#[utoipa::path(delete, path = "/api/admin/keys/{id}", tag = "admin", operation_id = "revokeAdminKey", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)),
+    responses((status = 200, description = "Revoked", body = crate::http::Success), (status = 404, description = "No such key")))]
 pub(crate) async fn revoke_key(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<JsonOut<serde_json::Value>, ApiError> {
+) -> Result<JsonOut<crate::http::Success>, ApiError> {
     if !state.db.write(move |tx| keys::revoke(tx, id)).await? {
         return Err(ApiError::not_found("No such admin key."));
     }
     tracing::info!("admin key {id} revoked");
-    Ok(JsonOut(serde_json::json!({"success": true})))
+    Ok(JsonOut(crate::http::Success::YES))
 }

@@ -56,7 +56,8 @@ fn start_of_today_ms() -> i64 {
 }
 
 /// Every dashboard figure, measured. Scans are zero until that feature exists.
-#[utoipa::path(get, path = "/api/admin/stats", tag = "admin", responses((status = 200, body = AdminStats)))]
+#[utoipa::path(get, path = "/api/admin/stats", tag = "admin", operation_id = "getAdminStats", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "The dashboard figures", body = AdminStats)))]
 pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<AdminStats>, ApiError> {
     // Pending page views are written first so the figures include them.
     crate::stats::flush_and_refresh(&state).await?;
@@ -118,8 +119,9 @@ pub struct LoginLogPage {
 }
 
 /// Sign-in attempts, newest first, paged (pageSize 1-100, default 25).
-#[utoipa::path(get, path = "/api/admin/login-logs", tag = "admin", params(("page" = Option<i64>, Query), ("pageSize" = Option<i64>, Query)),
-    responses((status = 200, body = LoginLogPage), (status = 400, description = "Bad paging")))]
+#[utoipa::path(get, path = "/api/admin/login-logs", tag = "admin", operation_id = "listLoginLogs", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    params(("page" = Option<i64>, Query, minimum = 1, description = "Default 1"), ("pageSize" = Option<i64>, Query, minimum = 1, maximum = 100, description = "Default 25")),
+    responses((status = 200, description = "One page", body = LoginLogPage), (status = 400, description = "Bad paging")))]
 pub(crate) async fn login_logs(
     State(state): State<AppState>,
     Query(q): Query<PageQuery>,
@@ -157,12 +159,12 @@ pub(crate) async fn login_logs(
 
 #[derive(Serialize, ToSchema)]
 pub struct AppLogs {
-    #[schema(value_type = Vec<Object>)]
     logs: Vec<LogRecord>,
 }
 
 /// The server's recent log records (INFO and above), newest first.
-#[utoipa::path(get, path = "/api/admin/app-logs", tag = "admin", responses((status = 200, body = AppLogs)))]
+#[utoipa::path(get, path = "/api/admin/app-logs", tag = "admin", operation_id = "listAppLogs", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "Up to 200 records", body = AppLogs)))]
 pub(crate) async fn app_logs(State(state): State<AppState>) -> JsonOut<AppLogs> {
     JsonOut(AppLogs { logs: state.logs.recent(200) })
 }
@@ -172,12 +174,12 @@ pub struct Exceptions {
     errors: u64,
     warnings: u64,
     info: u64,
-    #[schema(value_type = Vec<Object>)]
     recent: Vec<LogRecord>,
 }
 
 /// Counts of errors, warnings and info records since start, with the recent problems.
-#[utoipa::path(get, path = "/api/admin/exceptions", tag = "admin", responses((status = 200, body = Exceptions)))]
+#[utoipa::path(get, path = "/api/admin/exceptions", tag = "admin", operation_id = "getExceptions", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "Counts and up to 50 recent warnings and errors", body = Exceptions)))]
 pub(crate) async fn exceptions(State(state): State<AppState>) -> JsonOut<Exceptions> {
     let counts = state.logs.counts();
     let recent = state.logs.recent(500).into_iter().filter(|r| r.level != "INFO").take(50).collect();
@@ -187,8 +189,13 @@ pub(crate) async fn exceptions(State(state): State<AppState>) -> JsonOut<Excepti
 #[derive(Serialize, ToSchema)]
 pub struct HealthCheck {
     name: &'static str,
+    #[schema(schema_with = check_values)]
     status: &'static str,
     detail: String,
+}
+
+fn check_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&["ok", "error", "not_configured"])
 }
 
 #[derive(Serialize, ToSchema)]
@@ -198,7 +205,8 @@ pub struct HealthChecks {
 
 /// Real checks: the database answers and passes a quick check, the data dir is writable,
 /// and which outside services are configured.
-#[utoipa::path(get, path = "/api/admin/health", tag = "admin", responses((status = 200, body = HealthChecks)))]
+#[utoipa::path(get, path = "/api/admin/health", tag = "admin", operation_id = "getSystemHealth", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "The checks", body = HealthChecks)))]
 pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<HealthChecks>, ApiError> {
     let db = state.db.read(|c| Ok(c.query_row("PRAGMA quick_check", [], |r| r.get::<_, String>(0))?)).await;
     let database = match db {
@@ -239,20 +247,30 @@ pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<Heal
 
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct BannerSettings {
-    #[schema(value_type = Object)]
     banner: BannerColors,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct SettingsView {
-    #[schema(value_type = Object)]
     banner: BannerColors,
-    #[schema(value_type = Object)]
     defaults: BannerColors,
 }
 
+#[derive(Serialize, ToSchema)]
+pub struct SavedBanner {
+    success: bool,
+    banner: BannerColors,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CacheCleared {
+    success: bool,
+    message: String,
+}
+
 /// The default banner's colours (the admin's choice) and the site file's defaults.
-#[utoipa::path(get, path = "/api/admin/settings", tag = "admin", responses((status = 200, body = SettingsView)))]
+#[utoipa::path(get, path = "/api/admin/settings", tag = "admin", operation_id = "getBannerSettings", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "The chosen and the default colours", body = SettingsView)))]
 pub(crate) async fn get_settings(State(state): State<AppState>) -> Result<JsonOut<SettingsView>, ApiError> {
     let defaults = state.site.default_banner.clone();
     let d = defaults.clone();
@@ -261,12 +279,12 @@ pub(crate) async fn get_settings(State(state): State<AppState>) -> Result<JsonOu
 }
 
 /// Save the default banner's colours (#rrggbb each).
-#[utoipa::path(put, path = "/api/admin/settings", tag = "admin", request_body = BannerSettings,
-    responses((status = 200, description = "{success, banner}"), (status = 400, description = "Not a colour")))]
+#[utoipa::path(put, path = "/api/admin/settings", tag = "admin", operation_id = "saveBannerSettings", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), request_body = BannerSettings,
+    responses((status = 200, description = "Saved", body = SavedBanner), (status = 400, description = "Not a colour")))]
 pub(crate) async fn put_settings(
     State(state): State<AppState>,
     Json(body): Json<BannerSettings>,
-) -> Result<JsonOut<serde_json::Value>, ApiError> {
+) -> Result<JsonOut<SavedBanner>, ApiError> {
     body.banner.validate().map_err(|e| ApiError::bad_request("Colours must look like #7c3aed.").with_message(e))?;
     let colors = body.banner.clone();
     state
@@ -278,12 +296,13 @@ pub(crate) async fn put_settings(
         .await?;
     banner::refresh(&state).await?;
     tracing::info!("banner colours changed");
-    Ok(JsonOut(serde_json::json!({"success": true, "banner": body.banner})))
+    Ok(JsonOut(SavedBanner { success: true, banner: body.banner }))
 }
 
 /// Back to the default clan banner in the site's default colours.
-#[utoipa::path(post, path = "/api/admin/revert-banner", tag = "admin", responses((status = 200, description = "{success, banner}")))]
-pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+#[utoipa::path(post, path = "/api/admin/revert-banner", tag = "admin", operation_id = "revertBanner", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "Reverted", body = SavedBanner)))]
+pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonOut<SavedBanner>, ApiError> {
     let defaults = state.site.default_banner.clone();
     state
         .db
@@ -295,7 +314,7 @@ pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonO
         .await?;
     banner::refresh(&state).await?;
     tracing::info!("banner reverted to the default clan banner");
-    Ok(JsonOut(serde_json::json!({"success": true, "banner": state.site.default_banner})))
+    Ok(JsonOut(SavedBanner { success: true, banner: state.site.default_banner.clone() }))
 }
 
 fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::BannerColors) -> Result<(), ApiError> {
@@ -311,8 +330,9 @@ fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::B
 
 /// Empties the server's caches: rebuilds every in-memory body from the database and drops
 /// expired sessions, challenges and idle rate-limit entries.
-#[utoipa::path(post, path = "/api/admin/clear-cache", tag = "admin", responses((status = 200, description = "{success, message}")))]
-pub(crate) async fn clear_cache(State(state): State<AppState>) -> Result<JsonOut<serde_json::Value>, ApiError> {
+#[utoipa::path(post, path = "/api/admin/clear-cache", tag = "admin", operation_id = "clearCache", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "What was rebuilt and removed", body = CacheCleared)))]
+pub(crate) async fn clear_cache(State(state): State<AppState>) -> Result<JsonOut<CacheCleared>, ApiError> {
     let expired = state.db.write(|tx| super::keys::prune_expired(tx)).await?;
     let challenges = state.challenges.prune();
     state.auth_limiter.forget_idle();
@@ -325,11 +345,13 @@ pub(crate) async fn clear_cache(State(state): State<AppState>) -> Result<JsonOut
         "Cached pages rebuilt from the database; {expired} expired sessions and {challenges} expired challenges removed."
     );
     tracing::info!("{message}");
-    Ok(JsonOut(serde_json::json!({"success": true, "message": message})))
+    Ok(JsonOut(CacheCleared { success: true, message }))
 }
 
 /// Downloads a consistent copy of the live database.
-#[utoipa::path(get, path = "/api/admin/backup", tag = "admin", responses((status = 200, description = "SQLite file", content_type = "application/vnd.sqlite3")))]
+#[utoipa::path(get, path = "/api/admin/backup", tag = "admin", operation_id = "downloadBackup", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "A consistent copy of the SQLite database", content_type = "application/vnd.sqlite3", body = String,
+        headers(("Content-Disposition" = String, description = "attachment; filename=\"fanhub-YYYYmmdd-HHMMSS.db\"")))))]
 pub(crate) async fn backup(State(state): State<AppState>) -> Result<Response, ApiError> {
     let tmp = state.data_dir.join(format!(".backup-{}.db", crate::tokens::random_hex(8)));
     let db = state.db.clone();

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::accounts::{ROLES, USER_COLUMNS, User, find_user, user_from_row};
 use crate::error::ApiError;
-use crate::http::extract::{Json, Path};
+use crate::http::extract::{Json, Path, not_null};
 use crate::state::AppState;
 
 #[derive(Serialize, ToSchema)]
@@ -19,7 +19,8 @@ pub struct UserList {
 }
 
 /// Every account.
-#[utoipa::path(get, path = "/api/admin/users", tag = "admin", responses((status = 200, body = UserList)))]
+#[utoipa::path(get, path = "/api/admin/users", tag = "admin", operation_id = "listUsers", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "Every account, oldest first", body = UserList)))]
 pub(crate) async fn list(State(state): State<AppState>) -> Result<JsonOut<UserList>, ApiError> {
     let users = state
         .db
@@ -32,12 +33,30 @@ pub(crate) async fn list(State(state): State<AppState>) -> Result<JsonOut<UserLi
     Ok(JsonOut(UserList { users }))
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserChange {
+    #[serde(default, deserialize_with = "not_null")]
     pub role: Option<String>,
+    #[serde(default, deserialize_with = "not_null")]
     pub is_active: Option<bool>,
 }
+
+// Written by hand: utoipa 5.5's `#[schema(min_properties = 1)]` comes out as maxProperties.
+impl utoipa::PartialSchema for UserChange {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .description(Some("At least one of the two."))
+            .property("role", crate::openapi::string_enum(&ROLES))
+            .property("isActive", ObjectBuilder::new().schema_type(Type::Boolean))
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .min_properties(Some(1))
+            .into()
+    }
+}
+
+impl ToSchema for UserChange {}
 
 fn other_active_admins(conn: &Connection, id: i64) -> Result<i64, ApiError> {
     Ok(conn.query_row("SELECT COUNT(*) FROM users WHERE role = 'admin' AND is_active = 1 AND id <> ?1", [id], |r| {
@@ -82,8 +101,9 @@ pub struct UserResult {
 }
 
 /// Change a user's role and/or active state.
-#[utoipa::path(patch, path = "/api/admin/users/{id}", tag = "admin", params(("id" = i64, Path)), request_body = UserChange,
-    responses((status = 200, body = UserResult), (status = 400, description = "Invalid change"), (status = 404, description = "No such user"), (status = 409, description = "Last active admin")))]
+#[utoipa::path(patch, path = "/api/admin/users/{id}", tag = "admin", operation_id = "updateUser", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)), request_body = UserChange,
+    responses((status = 200, description = "Changed", body = UserResult), (status = 400, description = "Invalid change"), (status = 404, description = "No such user"),
+        (status = 409, description = "The last active admin cannot lose admin access")))]
 pub(crate) async fn update(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -101,8 +121,8 @@ pub struct SuspendBody {
 }
 
 /// Suspend (isActive false) or reactivate a user.
-#[utoipa::path(patch, path = "/api/admin/users/{id}/suspend", tag = "admin", params(("id" = i64, Path)), request_body = SuspendBody,
-    responses((status = 200, body = UserResult), (status = 404, description = "No such user"), (status = 409, description = "Last active admin")))]
+#[utoipa::path(patch, path = "/api/admin/users/{id}/suspend", tag = "admin", operation_id = "setUserActive", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)), request_body = SuspendBody,
+    responses((status = 200, description = "Changed", body = UserResult), (status = 404, description = "No such user"), (status = 409, description = "The last active admin cannot be suspended")))]
 pub(crate) async fn suspend(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -114,12 +134,12 @@ pub(crate) async fn suspend(
 }
 
 /// Delete a user with their sessions, ratings and favorites.
-#[utoipa::path(delete, path = "/api/admin/users/{id}", tag = "admin", params(("id" = i64, Path)),
-    responses((status = 200, description = "{success: true}"), (status = 404, description = "No such user"), (status = 409, description = "Last active admin")))]
+#[utoipa::path(delete, path = "/api/admin/users/{id}", tag = "admin", operation_id = "deleteUser", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)),
+    responses((status = 200, description = "Deleted", body = crate::http::Success), (status = 404, description = "No such user"), (status = 409, description = "The last active admin cannot be deleted")))]
 pub(crate) async fn remove(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<JsonOut<serde_json::Value>, ApiError> {
+) -> Result<JsonOut<crate::http::Success>, ApiError> {
     let name = state
         .db
         .write(move |tx| {
@@ -134,5 +154,5 @@ pub(crate) async fn remove(
     tracing::info!("user {name} deleted");
     crate::commands::refresh_scores(&state).await?;
     crate::stats::refresh_soon(&state);
-    Ok(JsonOut(serde_json::json!({"success": true})))
+    Ok(JsonOut(crate::http::Success::YES))
 }

@@ -73,6 +73,7 @@ pub struct Submitted {
 
 /// What the form sends, as multipart parts (spec 7: advertise form parts).
 #[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct AdForm {
     /// http(s) URL, at most 2048 characters.
@@ -255,7 +256,7 @@ fn check_fields(parts: &Parts) -> Result<Fields, ApiError> {
 }
 
 /// Submit an advertisement for manual review (multipart form). 5 submissions an hour per IP.
-#[utoipa::path(post, path = "/api/advertise", tag = "ads",
+#[utoipa::path(post, path = "/api/advertise", tag = "ads", operation_id = "submitAdvertisement",
     request_body(content = AdForm, content_type = "multipart/form-data"),
     responses((status = 201, body = Submitted), (status = 400, description = "Missing or invalid fields, unreadable image"),
         (status = 413, description = "Over 5 MB"), (status = 415, description = "Not a PNG, JPEG, WebP or GIF"),
@@ -348,9 +349,9 @@ pub(crate) async fn submit(
 }
 
 /// An uploaded ad image, by the random name the server gave it.
-#[utoipa::path(get, path = "/uploads/{name}", tag = "ads",
+#[utoipa::path(get, path = "/uploads/{name}", tag = "ads", operation_id = "getUpload",
     params(("name" = String, Path, description = "The stored file's name", pattern = r"^[0-9a-f]{32}\.(png|jpg)$")),
-    responses((status = 200, description = "The image", content_type = "image/png"), (status = 404, description = "No such upload")))]
+    responses((status = 200, description = "The image", content((String = "image/png"), (String = "image/jpeg"))), (status = 404, description = "No such upload")))]
 pub(crate) async fn upload(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, ApiError> {
     let not_found = || ApiError::not_found("No such file.");
     let (stem, ext) = name.rsplit_once('.').ok_or_else(not_found)?;

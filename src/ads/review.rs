@@ -21,8 +21,8 @@ pub struct Applications {
 }
 
 /// Every advertisement application with its analysis and design.
-#[utoipa::path(get, path = "/api/admin/advertisements", tag = "admin",
-    responses((status = 200, body = Applications), (status = 401, description = "Not an admin")))]
+#[utoipa::path(get, path = "/api/admin/advertisements", tag = "admin", operation_id = "listAdvertisements", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "Every application", body = Applications)))]
 pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Applications>, ApiError> {
     let applications = state.db.read(store::list).await?;
     Ok(Json(Applications { applications }))
@@ -43,7 +43,7 @@ pub struct Reviewed {
 
 /// Approve or reject a pending application. Approving makes it the sponsored banner at once
 /// (replacing any running one), in the colours taken from its image.
-#[utoipa::path(patch, path = "/api/admin/advertisements/{id}", tag = "admin", request_body = StatusChange,
+#[utoipa::path(patch, path = "/api/admin/advertisements/{id}", tag = "admin", operation_id = "reviewAdvertisement", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), request_body = StatusChange,
     params(("id" = i64, Path)),
     responses((status = 200, body = Reviewed), (status = 400, description = "Unknown status"), (status = 401, description = "Not an admin"),
         (status = 404, description = "No such advertisement"), (status = 409, description = "Not pending any more")))]
@@ -92,7 +92,7 @@ pub struct Activated {
 
 /// Make an approved advertisement the sponsored banner in these colours, from now for its
 /// duration. The text must meet WCAG AA (4.5:1) on the background.
-#[utoipa::path(post, path = "/api/admin/activate-banner", tag = "admin", request_body = Activation,
+#[utoipa::path(post, path = "/api/admin/activate-banner", tag = "admin", operation_id = "activateBanner", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), request_body = Activation,
     responses((status = 200, body = Activated), (status = 400, description = "Bad colours"), (status = 401, description = "Not an admin"),
         (status = 404, description = "No such advertisement"), (status = 409, description = "Not approved")))]
 pub(crate) async fn activate(
@@ -127,13 +127,13 @@ pub(crate) async fn activate(
 }
 
 /// End the sponsored banner (the default clan banner is back).
-#[utoipa::path(post, path = "/api/admin/deactivate-banner", tag = "admin",
-    responses((status = 200, body = crate::v1::Done), (status = 401, description = "Not an admin")))]
-pub(crate) async fn deactivate(State(state): State<AppState>) -> Result<Json<crate::v1::Done>, ApiError> {
+#[utoipa::path(post, path = "/api/admin/deactivate-banner", tag = "admin", operation_id = "deactivateBanner", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, body = crate::http::Success), (status = 401, description = "Not an admin")))]
+pub(crate) async fn deactivate(State(state): State<AppState>) -> Result<Json<crate::http::Success>, ApiError> {
     let ended = state.db.write(|tx| store::deactivate(tx)).await?;
     crate::banner::refresh(&state).await?;
     if ended {
         tracing::info!("sponsored banner ended by an admin");
     }
-    Ok(Json(crate::v1::Done { success: true }))
+    Ok(Json(crate::http::Success::YES))
 }

@@ -16,7 +16,7 @@ use crate::state::AppState;
 
 pub const COLORS_KEY: &str = "banner_colors";
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Banner {
     pub is_active: bool,
@@ -27,9 +27,11 @@ pub struct Banner {
     pub expires_at: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ActiveBanner {
     pub banner: Banner,
+    /// The active advertisement (always null until the ads feature exists).
+    #[schema(value_type = Option<Object>)]
     pub advertisement: Option<serde_json::Value>,
 }
 
@@ -127,7 +129,8 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The banner every page shows (public read). Carries an ETag; `If-None-Match` gets 304.
-#[utoipa::path(get, path = "/api/admin/active-banner", tag = "banner", responses((status = 200, description = "{banner, advertisement}"), (status = 304, description = "Not modified")))]
+#[utoipa::path(get, path = "/api/admin/active-banner", tag = "banner", operation_id = "getActiveBanner",
+    responses((status = 200, description = "The banner to show", body = ActiveBanner), (status = 304, description = "Not modified")))]
 pub(crate) async fn active_banner(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.banner_json.respond(&headers)
 }

@@ -53,18 +53,25 @@ pub struct Score {
 /// A command as the API serves it: the data file's fields and the community's signals.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Command)]
 pub struct CommandItem {
     pub id: u32,
     pub name: String,
     pub description: String,
     pub usage: String,
+    #[schema(max_items = 3)]
     pub examples: Vec<String>,
     pub category: String,
-    /// OA, OR, UP or NE.
+    #[schema(schema_with = permission_values)]
     pub permission: String,
+    #[schema(minimum = 0, maximum = 5)]
     pub avg_rating: f64,
     pub rating_count: u32,
     pub favorite_count: u32,
+}
+
+fn permission_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&PERMISSIONS)
 }
 
 pub struct Catalog {
@@ -257,13 +264,15 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Every command with its community rating and favorite count.
-#[utoipa::path(get, path = "/api/commands", tag = "commands", responses((status = 200, description = "Command[]")))]
+#[utoipa::path(get, path = "/api/commands", tag = "commands", operation_id = "listCommands",
+    responses((status = 200, description = "Every command", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
 pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.commands.list.respond(&headers)
 }
 
 /// Up to 6 commands ranked by favorites and ratings.
-#[utoipa::path(get, path = "/api/commands/popular", tag = "commands", responses((status = 200, description = "Command[]")))]
+#[utoipa::path(get, path = "/api/commands/popular", tag = "commands", operation_id = "listPopularCommands",
+    responses((status = 200, description = "Up to 6 commands", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
 pub(crate) async fn popular(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.commands.popular.respond(&headers)
 }

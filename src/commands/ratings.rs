@@ -12,15 +12,23 @@ use utoipa::ToSchema;
 use crate::accounts::sessions::require_user;
 use crate::db::now_ms;
 use crate::error::ApiError;
-use crate::http::extract::{Json, Path};
+use crate::http::extract::{Json, Path, whole_number};
 use crate::state::AppState;
 
 #[derive(Serialize, Deserialize, ToSchema, Clone)]
 #[serde(rename_all = "camelCase")]
 pub struct Favorite {
+    #[serde(deserialize_with = "whole_number")]
     pub user_id: i64,
+    /// Only commands can be favorites.
+    #[schema(schema_with = item_type_values)]
     pub item_type: String,
+    #[serde(deserialize_with = "whole_number")]
     pub item_id: i64,
+}
+
+fn item_type_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&["command"])
 }
 
 fn same_user(claimed: i64, signed_in: i64) -> Result<(), ApiError> {
@@ -49,7 +57,8 @@ async fn favorites_of(state: &AppState, user_id: i64) -> Result<Vec<Favorite>, A
 }
 
 /// The signed-in user's favorites.
-#[utoipa::path(get, path = "/api/favorites", tag = "commands", responses((status = 200, body = Vec<Favorite>), (status = 401, description = "Not signed in")))]
+#[utoipa::path(get, path = "/api/favorites", tag = "commands", operation_id = "listMyFavorites", security(("session" = [])),
+    responses((status = 200, description = "Newest first", body = Vec<Favorite>), (status = 401, description = "Not signed in")))]
 pub(crate) async fn list(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -59,8 +68,9 @@ pub(crate) async fn list(
 }
 
 /// The same, addressed by user id (the app's query key carries it); only your own.
-#[utoipa::path(get, path = "/api/favorites/{userId}", tag = "commands", params(("userId" = i64, Path)),
-    responses((status = 200, body = Vec<Favorite>), (status = 401, description = "Not signed in"), (status = 403, description = "Someone else's")))]
+#[utoipa::path(get, path = "/api/favorites/{userId}", tag = "commands", operation_id = "listUserFavorites", security(("session" = [])),
+    params(("userId" = i64, Path, description = "The signed-in user's id")),
+    responses((status = 200, description = "Newest first", body = Vec<Favorite>), (status = 401, description = "Not signed in"), (status = 403, description = "Someone else's")))]
 pub(crate) async fn list_for(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -72,8 +82,9 @@ pub(crate) async fn list_for(
 }
 
 /// Add a command to your favorites.
-#[utoipa::path(post, path = "/api/favorites", tag = "commands", request_body = Favorite,
-    responses((status = 201, body = Favorite), (status = 400, description = "Unknown item type"), (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
+#[utoipa::path(post, path = "/api/favorites", tag = "commands", operation_id = "addFavorite", security(("session" = [])), request_body = Favorite,
+    responses((status = 201, description = "Added (or already there)", body = Favorite), (status = 400, description = "Unknown item type"), (status = 401, description = "Not signed in"),
+        (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
 pub(crate) async fn add(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -103,14 +114,14 @@ pub(crate) async fn add(
 }
 
 /// Remove a command from your favorites.
-#[utoipa::path(delete, path = "/api/favorites/{userId}/command/{commandId}", tag = "commands",
-    params(("userId" = i64, Path), ("commandId" = i64, Path)),
-    responses((status = 200, description = "{success: true}"), (status = 403, description = "Not your userId")))]
+#[utoipa::path(delete, path = "/api/favorites/{userId}/command/{commandId}", tag = "commands", operation_id = "removeFavorite", security(("session" = [])),
+    params(("userId" = i64, Path, description = "The signed-in user's id"), ("commandId" = i64, Path)),
+    responses((status = 200, description = "Removed (or was not there)", body = crate::http::Success), (status = 401, description = "Not signed in"), (status = 403, description = "Not your userId")))]
 pub(crate) async fn remove(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path((user_id, command_id)): Path<(i64, i64)>,
-) -> Result<JsonOut<serde_json::Value>, ApiError> {
+) -> Result<JsonOut<crate::http::Success>, ApiError> {
     let user = require_user(&state, &headers).await?;
     same_user(user_id, user.id)?;
     state
@@ -124,13 +135,16 @@ pub(crate) async fn remove(
         })
         .await?;
     super::refresh_scores(&state).await?;
-    Ok(JsonOut(serde_json::json!({"success": true})))
+    Ok(JsonOut(crate::http::Success::YES))
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RatingBody {
+    #[serde(deserialize_with = "whole_number")]
     user_id: i64,
+    #[serde(deserialize_with = "whole_number")]
+    #[schema(minimum = 1, maximum = 5)]
     rating: i64,
 }
 
@@ -138,12 +152,15 @@ pub struct RatingBody {
 #[serde(rename_all = "camelCase")]
 pub struct RatingResult {
     success: bool,
+    #[schema(minimum = 1, maximum = 5)]
     avg_rating: f64,
+    #[schema(minimum = 1)]
     rating_count: i64,
 }
 
 /// Rate a command 1-5 (a second rating replaces the first).
-#[utoipa::path(post, path = "/api/commands/{commandId}/rating", tag = "commands", params(("commandId" = i64, Path)), request_body = RatingBody,
+#[utoipa::path(post, path = "/api/commands/{commandId}/rating", tag = "commands", operation_id = "rateCommand", security(("session" = [])),
+    params(("commandId" = i64, Path)), request_body = RatingBody,
     responses((status = 200, body = RatingResult), (status = 400, description = "Rating not 1-5"), (status = 401, description = "Not signed in"), (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
 pub(crate) async fn rate(
     State(state): State<AppState>,

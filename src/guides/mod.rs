@@ -23,10 +23,20 @@ pub struct Guide {
     pub id: u32,
     pub title: String,
     pub content: String,
+    #[schema(schema_with = category_values)]
     pub category: String,
+    #[schema(schema_with = difficulty_values)]
     pub difficulty: String,
     #[serde(default)]
     pub tags: Vec<String>,
+}
+
+fn category_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&CATEGORIES)
+}
+
+fn difficulty_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&DIFFICULTIES)
 }
 
 #[derive(Deserialize)]
@@ -111,7 +121,8 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Every guide.
-#[utoipa::path(get, path = "/api/guides", tag = "guides", responses((status = 200, description = "Guide[]")))]
+#[utoipa::path(get, path = "/api/guides", tag = "guides", operation_id = "listGuides",
+    responses((status = 200, description = "Every guide", body = Vec<Guide>), (status = 304, description = "Not modified")))]
 pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.guides.list.respond(&headers)
 }

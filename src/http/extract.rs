@@ -64,3 +64,75 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T>
             .map_err(|e: PathRejection| ApiError::bad_request("The address is not valid.").with_message(e.body_text()))
     }
 }
+
+/// `#[serde(deserialize_with = "whole_number")]` for integers in JSON bodies: JSON Schema (and so
+/// the OpenAPI document) counts `12.0` as the integer 12, so it is accepted like `12`.
+pub fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    struct WholeNumber;
+    impl serde::de::Visitor<'_> for WholeNumber {
+        type Value = i64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a whole number")
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<i64, E> {
+            Ok(v)
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<i64, E> {
+            i64::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<i64, E> {
+            // -2^63 and 2^63 are exact in f64; the range is half-open like i64's.
+            if v.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&v) {
+                Ok(v as i64)
+            } else {
+                Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+            }
+        }
+    }
+    deserializer.deserialize_any(WholeNumber)
+}
+
+/// `#[serde(default, deserialize_with = "not_null")]` on an `Option<T>`: the field may be left
+/// out, but not sent as `null` (the document's schema for it has no null).
+pub fn not_null<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{not_null, whole_number};
+
+    #[derive(serde::Deserialize, Debug)]
+    struct N {
+        #[serde(deserialize_with = "whole_number")]
+        n: i64,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    struct O {
+        #[serde(default, deserialize_with = "not_null")]
+        o: Option<String>,
+    }
+
+    #[test]
+    fn optional_fields_may_be_missing_but_not_null() {
+        assert_eq!(serde_json::from_str::<O>("{}").unwrap().o, None);
+        assert_eq!(serde_json::from_str::<O>(r#"{"o": "x"}"#).unwrap().o.as_deref(), Some("x"));
+        assert!(serde_json::from_str::<O>(r#"{"o": null}"#).is_err());
+    }
+
+    #[test]
+    fn whole_numbers_may_be_written_as_floats() {
+        let n = |json: &str| serde_json::from_str::<N>(json).map(|v| v.n);
+        assert_eq!(n(r#"{"n": 12}"#).unwrap(), 12);
+        assert_eq!(n(r#"{"n": -243.0}"#).unwrap(), -243);
+        assert_eq!(n(r#"{"n": 1e3}"#).unwrap(), 1000);
+        for bad in
+            [r#"{"n": 1.5}"#, r#"{"n": 1e300}"#, r#"{"n": 18446744073709551615}"#, r#"{"n": "1"}"#, r#"{"n": null}"#]
+        {
+            assert!(n(bad).is_err(), "{bad}");
+        }
+    }
+}

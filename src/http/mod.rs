@@ -14,3 +14,13 @@ pub mod spa;
 pub fn user_agent(headers: &axum::http::HeaderMap) -> &str {
     headers.get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("")
 }
+
+/// The answer of a write that has nothing more to say: `{"success": true}`.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Success {
+    pub success: bool,
+}
+
+impl Success {
+    pub const YES: Success = Success { success: true };
+}

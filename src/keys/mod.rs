@@ -151,7 +151,12 @@ pub fn router() -> Router<AppState> {
 pub struct NewKey {
     /// 1-64 characters after trimming, no control characters.
     #[serde(default)]
-    #[schema(min_length = 1, max_length = 64)]
+    #[schema(
+        required = true,
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+    )]
     pub name: String,
 }
 
@@ -187,8 +192,9 @@ pub fn validate_name(raw: &str) -> Result<String, ApiError> {
 
 /// Create an API key owned by the caller (signed-in user, else an anonymous owner cookie, set
 /// here when missing). The full key is in this answer only. 10 new keys an hour per IP.
-#[utoipa::path(post, path = "/api/generate-key", tag = "keys", request_body = NewKey,
-    responses((status = 201, body = NewKeyAnswer), (status = 400, description = "Invalid name"), (status = 429, description = "More than 10 new keys this hour from this IP")))]
+#[utoipa::path(post, path = "/api/generate-key", tag = "keys", operation_id = "generateApiKey", request_body = NewKey,
+    security(("session" = []), ("keyOwner" = []), ()),
+    responses((status = 201, description = "The key, in full this once; sets the fanhub_owner cookie for a new anonymous owner", body = NewKeyAnswer), (status = 400, description = "Invalid name"), (status = 429, description = "More than 10 new keys this hour from this IP")))]
 pub(crate) async fn generate_key(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
@@ -233,7 +239,8 @@ pub(crate) async fn generate_key(
 
 /// The caller's keys (signed-in user's and owner cookie's), each cut to its 12-character prefix,
 /// with their usage.
-#[utoipa::path(get, path = "/api/keys", tag = "keys", responses((status = 200, body = KeyList)))]
+#[utoipa::path(get, path = "/api/keys", tag = "keys", operation_id = "listApiKeys", security(("session" = []), ("keyOwner" = []), ()),
+    responses((status = 200, description = "The caller's keys, newest first (none without a session or owner cookie)", body = KeyList)))]
 pub(crate) async fn list_keys(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     let caller = Caller::of(&state, &headers).await?;
     let keys = if caller.is_nobody() {
@@ -245,9 +252,9 @@ pub(crate) async fn list_keys(State(state): State<AppState>, headers: HeaderMap)
 }
 
 /// Revoke one of the caller's keys by its 12-character prefix. Another owner's prefix is a 404.
-#[utoipa::path(delete, path = "/api/keys/{prefix}", tag = "keys",
+#[utoipa::path(delete, path = "/api/keys/{prefix}", tag = "keys", operation_id = "revokeApiKey", security(("session" = []), ("keyOwner" = []), ()),
     params(("prefix" = String, Path, description = "The key's first 12 characters", pattern = r"^fhk_[0-9a-f]{8}$")),
-    responses((status = 200, description = "{success: true}"), (status = 400, description = "Not a key prefix"), (status = 404, description = "No such key of yours")))]
+    responses((status = 200, description = "Revoked", body = crate::http::Success), (status = 400, description = "Not a key prefix"), (status = 404, description = "No such key of yours")))]
 pub(crate) async fn revoke_key(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -269,7 +276,7 @@ pub(crate) async fn revoke_key(
         state.db.write(move |tx| store::revoke(tx, &prefix, caller.user_id, caller.token_hash.as_deref())).await?;
     let id = revoked.ok_or_else(not_found)?;
     state.keys.remove(id);
-    Ok(axum::Json(serde_json::json!({"success": true})).into_response())
+    Ok(axum::Json(crate::http::Success::YES).into_response())
 }
 
 #[cfg(test)]

@@ -9,12 +9,14 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::content::{ContentError, bundled, parse_toml};
 use crate::state::AppState;
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
 pub struct SiteSettings {
     pub name: String,
     pub short_name: String,
@@ -51,30 +53,34 @@ pub struct SiteSettings {
     #[serde(default, skip_serializing)]
     pub social_image: Option<String>,
     /// The public default API key of the newgen page (filled at start by a later feature).
-    #[serde(skip_deserializing)]
+    /// Set by the server, never by the site file (`validate` refuses it there).
+    #[serde(default)]
     pub public_api_key: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
 pub struct VersionInfo {
     pub label: String,
     pub status: String,
-    #[serde(skip_deserializing)]
+    /// Set by the server at start, never by the site file (`validate` refuses them there).
+    #[serde(default)]
     pub build: String,
-    #[serde(skip_deserializing)]
+    #[serde(default)]
     pub started_at: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NamedLink {
     pub name: String,
     pub url: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
 pub struct Links {
     pub game: String,
     pub wiki: String,
@@ -82,8 +88,9 @@ pub struct Links {
     pub video_search: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
 pub struct Hero {
     pub title: String,
     pub subtitle: String,
@@ -92,7 +99,7 @@ pub struct Hero {
     pub public_server_players: u32,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Feature {
     pub title: String,
@@ -100,7 +107,7 @@ pub struct Feature {
     pub icon: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Faction {
     pub name: String,
@@ -108,7 +115,7 @@ pub struct Faction {
     pub icon: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Showcase {
     pub title: String,
@@ -116,7 +123,7 @@ pub struct Showcase {
     pub description: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreatorVideo {
     pub creator: String,
@@ -124,41 +131,47 @@ pub struct CreatorVideo {
     pub description: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
 pub struct Clan {
     pub name: String,
     pub message: String,
     pub invite_url: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
 pub struct BannerColors {
     #[serde(alias = "backgroundColor")]
+    #[schema(pattern = "^#[0-9a-fA-F]{6}$")]
     pub background_color: String,
     #[serde(alias = "textColor")]
+    #[schema(pattern = "^#[0-9a-fA-F]{6}$")]
     pub text_color: String,
     #[serde(alias = "borderColor")]
+    #[schema(pattern = "^#[0-9a-fA-F]{6}$")]
     pub border_color: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TitledText {
     pub title: String,
     pub description: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
 pub struct ServerType {
     pub name: String,
     pub max_players: u32,
     pub description: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OfficialLink {
     pub label: String,
@@ -166,7 +179,7 @@ pub struct OfficialLink {
     pub description: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(non_snake_case)]
 pub struct Permissions {
@@ -176,7 +189,7 @@ pub struct Permissions {
     pub NE: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Selector {
     pub selector: String,
@@ -184,7 +197,7 @@ pub struct Selector {
 }
 
 /// The head texts of one route: `<title>`, meta description, link-card texts.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
 pub struct PageText {
     pub path: String,
@@ -203,7 +216,7 @@ fn indexable_by_default() -> bool {
     true
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Credit {
     pub name: String,
@@ -249,6 +262,16 @@ pub fn load(path: Option<&Path>) -> Result<SiteSettings, ContentError> {
 }
 
 fn validate(site: &SiteSettings) -> Result<(), String> {
+    // Filled by the server. Not `skip_deserializing`: utoipa would leave them out of the API schema.
+    for (key, set) in [
+        ("version.build", !site.version.build.is_empty()),
+        ("version.started_at", !site.version.started_at.is_empty()),
+        ("public_api_key", site.public_api_key.is_some()),
+    ] {
+        if set {
+            return Err(format!("{key} is set by the server, not by the site file"));
+        }
+    }
     site.default_banner.validate().map_err(|e| format!("[default_banner] {e}"))?;
     let urls = [
         ("links.game", &site.links.game),
@@ -337,7 +360,8 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The public site settings: names, links and texts the app renders.
-#[utoipa::path(get, path = "/api/site", tag = "site", responses((status = 200, description = "Site settings (camelCase JSON)")))]
+#[utoipa::path(get, path = "/api/site", tag = "site", operation_id = "getSite",
+    responses((status = 200, description = "The public site settings", body = SiteSettings), (status = 304, description = "Not modified")))]
 pub(crate) async fn get_site(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.site_json.respond(&headers)
 }

@@ -19,7 +19,7 @@ use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::state::AppState;
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicStats {
     pub users: i64,
@@ -42,22 +42,30 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Public figures measured by the server. Carries an ETag; `If-None-Match` gets 304.
-#[utoipa::path(get, path = "/api/stats", tag = "site", responses((status = 200, description = "{users, monthlyVisitors, pageViews, commands, guides, discordMembers, userSatisfaction, ratingCount, targetedAudience, startedAt}"), (status = 304, description = "Not modified")))]
+#[utoipa::path(get, path = "/api/stats", tag = "site", operation_id = "getStats",
+    responses((status = 200, description = "Public figures", body = PublicStats), (status = 304, description = "Not modified")))]
 pub(crate) async fn get_stats(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.stats_json.respond(&headers)
 }
 
-#[derive(serde::Deserialize)]
-struct PageView {
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+pub struct PageView {
+    /// One of the app's routes.
+    #[schema(schema_with = route_values)]
     path: String,
+}
+
+fn route_values() -> utoipa::openapi::Object {
+    let paths: Vec<&str> = crate::http::spa::ROUTES.iter().map(|r| r.path).collect();
+    crate::openapi::string_enum(&paths)
 }
 
 /// The app reports client-side route changes here (the first load is counted with the shell).
 /// The body is `{"path": "/route"}`; `navigator.sendBeacon` sends it as text/plain, so any
 /// content type is read as JSON.
-#[utoipa::path(post, path = "/api/pageview", tag = "site",
-    request_body(content = String, description = "{\"path\": \"/commands\"}"),
-    responses((status = 204, description = "Counted"), (status = 400, description = "Not a known page"), (status = 413, description = "Body too large")))]
+#[utoipa::path(post, path = "/api/pageview", tag = "site", operation_id = "recordPageView",
+    request_body(content = PageView, content_type = "application/json", description = "Also accepted as text/plain (navigator.sendBeacon)"),
+    responses((status = 204, description = "Counted"), (status = 400, description = "Not JSON, or not a page of this site")))]
 pub(crate) async fn record_pageview(
     State(state): State<AppState>,
     client: Option<axum::Extension<ClientIp>>,

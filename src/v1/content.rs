@@ -50,7 +50,7 @@ pub struct CommandsQuery {
     /// A category of the command database (case-insensitive).
     category: Option<String>,
     /// OA, OR, UP or NE.
-    #[param(value_type = Option<String>, pattern = "^(OA|OR|UP|NE|oa|or|up|ne)$")]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Oo][AaRr]|[Uu][Pp]|[Nn][Ee])?\s*$")]
     permission: Option<String>,
 }
 
@@ -93,8 +93,8 @@ fn unknown_category(state: &AppState) -> ApiError {
 }
 
 /// Commands, paged, optionally of one category and one permission level.
-#[utoipa::path(get, path = "/api/v1/commands", tag = "developer API", params(CommandsQuery),
-    security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/commands", tag = "developer API", operation_id = "v1ListCommands", params(CommandsQuery),
+    security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Bad paging or filter"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn commands(
     State(state): State<AppState>,
@@ -129,9 +129,9 @@ pub(crate) async fn commands(
 }
 
 /// Commands of one category (case-insensitive), paged.
-#[utoipa::path(get, path = "/api/v1/commands/category/{category}", tag = "developer API",
+#[utoipa::path(get, path = "/api/v1/commands/category/{category}", tag = "developer API", operation_id = "v1ListCommandsInCategory",
     params(("category" = String, Path, description = "A category of the command database"), PageQuery),
-    security(("api_key" = [])),
+    security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 404, description = "No such category"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn commands_in_category(
     State(state): State<AppState>,
@@ -145,8 +145,8 @@ pub(crate) async fn commands_in_category(
 }
 
 /// Commands whose name, usage, category or description hold every word of `q`, best first.
-#[utoipa::path(get, path = "/api/v1/commands/search", tag = "developer API", params(SearchQuery),
-    security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/commands/search", tag = "developer API", operation_id = "v1SearchCommands", params(SearchQuery),
+    security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Missing or too long q, bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn search_commands(
     State(state): State<AppState>,
@@ -159,14 +159,14 @@ pub(crate) async fn search_commands(
 }
 
 /// Up to 6 commands ranked by the community's favorites and ratings.
-#[utoipa::path(get, path = "/api/v1/commands/popular", tag = "developer API", security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/commands/popular", tag = "developer API", operation_id = "v1ListPopularCommands", security(("apiKey" = [])),
     responses((status = 200, body = CommandList), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn popular_commands(State(state): State<AppState>) -> Json<CommandList> {
     Json(CommandList { success: true, commands: state.commands.popular_items().to_vec() })
 }
 
 /// Guides, paged.
-#[utoipa::path(get, path = "/api/v1/guides", tag = "developer API", params(PageQuery), security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/guides", tag = "developer API", operation_id = "v1ListGuides", params(PageQuery), security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn guides(
     State(state): State<AppState>,
@@ -177,9 +177,9 @@ pub(crate) async fn guides(
 }
 
 /// Guides of one category (Beginner, Building, Administration, Community; case-insensitive), paged.
-#[utoipa::path(get, path = "/api/v1/guides/category/{category}", tag = "developer API",
+#[utoipa::path(get, path = "/api/v1/guides/category/{category}", tag = "developer API", operation_id = "v1ListGuidesInCategory",
     params(("category" = String, Path, description = "Beginner, Building, Administration or Community"), PageQuery),
-    security(("api_key" = [])),
+    security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 404, description = "No such category"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn guides_in_category(
     State(state): State<AppState>,
@@ -196,7 +196,7 @@ pub(crate) async fn guides_in_category(
 }
 
 /// Guides whose title, tags, category or text hold every word of `q`, best first.
-#[utoipa::path(get, path = "/api/v1/guides/search", tag = "developer API", params(SearchQuery), security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/guides/search", tag = "developer API", operation_id = "v1SearchGuides", params(SearchQuery), security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Missing or too long q, bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn search_guides(
     State(state): State<AppState>,
@@ -244,7 +244,7 @@ pub struct WikiAnswer {
 }
 
 /// One ranked search over the commands and the guides.
-#[utoipa::path(get, path = "/api/v1/wiki", tag = "developer API", params(WikiQuery), security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/wiki", tag = "developer API", operation_id = "v1SearchWiki", params(WikiQuery), security(("apiKey" = [])),
     responses((status = 200, body = WikiAnswer), (status = 400, description = "Missing or too long q, unknown category, bad limit"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn wiki(
     State(state): State<AppState>,

@@ -8,8 +8,6 @@ pub(crate) mod site;
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::get;
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use crate::error::ApiError;
 use crate::keys::guard::require_api_key;
@@ -40,12 +38,6 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/v1/wiki", get(content::wiki))
         .route_layer(from_fn_with_state(state, require_api_key));
     Router::new().route("/api/v1/health", get(site::health)).merge(keyed)
-}
-
-/// `{success: true}` and nothing else, for answers that only confirm.
-#[derive(Serialize, ToSchema)]
-pub struct Done {
-    pub success: bool,
 }
 
 /// Reads a whole-number query parameter within `range`, with a sentence for the form of the API.

@@ -16,8 +16,8 @@ use crate::http::extract::Query;
 use crate::state::AppState;
 
 /// Liveness and version (no key needed): the body of `/api/health`.
-#[utoipa::path(get, path = "/api/v1/health", tag = "developer API",
-    responses((status = 200, description = "{status, version, build, startedAt, database}"), (status = 304, description = "Not modified")))]
+#[utoipa::path(get, path = "/api/v1/health", tag = "developer API", operation_id = "v1GetHealth",
+    responses((status = 200, description = "Liveness and version", body = crate::health::Health), (status = 304, description = "Not modified")))]
 pub(crate) async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.health_json.respond(&headers)
 }
@@ -29,7 +29,7 @@ pub struct DatabaseAnswer {
 }
 
 /// The database check: schema version, rows per table, size, journal mode and the last backup.
-#[utoipa::path(get, path = "/api/v1/database", tag = "developer API", security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/database", tag = "developer API", operation_id = "v1GetDatabaseStatus", security(("apiKey" = [])),
     responses((status = 200, body = DatabaseAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn database(State(state): State<AppState>) -> Result<Json<DatabaseAnswer>, ApiError> {
     let database = state.db.read(crate::db::status).await?;
@@ -37,15 +37,15 @@ pub(crate) async fn database(State(state): State<AppState>) -> Result<Json<Datab
 }
 
 /// The database check of the site's API page (the same answer as `/api/v1/database`).
-#[utoipa::path(get, path = "/api/database", tag = "developer API", security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/database", tag = "developer API", operation_id = "getDatabaseStatus", security(("apiKey" = [])),
     responses((status = 200, body = DatabaseAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn site_database(state: State<AppState>) -> Result<Json<DatabaseAnswer>, ApiError> {
     database(state).await
 }
 
 /// The public figures: the body of `/api/stats`.
-#[utoipa::path(get, path = "/api/v1/stats", tag = "developer API", security(("api_key" = [])),
-    responses((status = 200, description = "{users, monthlyVisitors, pageViews, commands, guides, discordMembers, startedAt}"), (status = 304, description = "Not modified"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
+#[utoipa::path(get, path = "/api/v1/stats", tag = "developer API", operation_id = "v1GetStats", security(("apiKey" = [])),
+    responses((status = 200, description = "Public figures", body = crate::stats::PublicStats), (status = 304, description = "Not modified"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn stats(State(state): State<AppState>, headers: HeaderMap) -> Response {
     state.stats_json.respond(&headers)
 }
@@ -67,7 +67,7 @@ pub struct AnalyticsAnswer {
 
 /// Page views and unique visitors per day and per route, as the server counts them (no cookies,
 /// no stored IPs; written every few seconds).
-#[utoipa::path(get, path = "/api/v1/analytics", tag = "developer API", params(AnalyticsQuery), security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/analytics", tag = "developer API", operation_id = "v1GetAnalytics", params(AnalyticsQuery), security(("apiKey" = [])),
     responses((status = 200, body = AnalyticsAnswer), (status = 400, description = "Bad days"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn analytics(
     State(state): State<AppState>,
@@ -108,7 +108,7 @@ pub struct CommandsStatsAnswer {
 }
 
 /// Ratings and favorites per command, from the fans' accounts.
-#[utoipa::path(get, path = "/api/v1/commands-stats", tag = "developer API", security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/commands-stats", tag = "developer API", operation_id = "v1GetCommandsStats", security(("apiKey" = [])),
     responses((status = 200, body = CommandsStatsAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn commands_stats(State(state): State<AppState>) -> Json<CommandsStatsAnswer> {
     let items = state.commands.items();
@@ -165,7 +165,7 @@ pub struct EventsAnswer {
 /// The site's public happenings, for community bots to follow by polling with `since`:
 /// `member.joined` {members}, `banner.changed` {banner, backgroundColor, textColor, borderColor},
 /// `site.upgraded` {from, to}.
-#[utoipa::path(get, path = "/api/v1/events", tag = "developer API", params(EventsQuery), security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/events", tag = "developer API", operation_id = "v1ListEvents", params(EventsQuery), security(("apiKey" = [])),
     responses((status = 200, body = EventsAnswer), (status = 400, description = "Bad since, limit or type"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn events(
     State(state): State<AppState>,
@@ -210,7 +210,7 @@ pub struct DiscordUpdatesAnswer {
 
 /// Summarised game updates and community highlights per product. Empty until the host sets up
 /// Discord.
-#[utoipa::path(get, path = "/api/v1/discord-updates", tag = "developer API", security(("api_key" = [])),
+#[utoipa::path(get, path = "/api/v1/discord-updates", tag = "developer API", operation_id = "v1GetDiscordUpdates", security(("apiKey" = [])),
     responses((status = 200, body = DiscordUpdatesAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn discord_updates() -> Json<DiscordUpdatesAnswer> {
     Json(DiscordUpdatesAnswer { success: true, configured: false, products: Vec::new() })

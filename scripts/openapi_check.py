@@ -1,0 +1,308 @@
+"""The OpenAPI conformance check (run by scripts/openapi-check, which prepares the virtualenv).
+
+Starts the real release binary on a fresh data dir, validates GET /api/openapi.json with
+openapi-spec-validator, prepares real credentials through the binary's own CLI and API, and runs
+Schemathesis over every operation of the document once per credential:
+
+    anonymous   no credentials (Schemathesis still generates random values for the security schemes)
+    api-key     scheme apiKey (X-API-Key): a key from POST /api/generate-key (once the server has it)
+    session     scheme session (cookie fanhub_session) of a registered, signed-in user, plus
+                Sec-Fetch-Site: same-origin as the app's own pages send, so cookie writes reach their
+                handlers instead of the CSRF 403
+    admin       scheme adminKey (X-Admin-Key): a key from `fanhub admin-key --data-dir DIR`
+
+Credentials are given to Schemathesis per security scheme ([auth.openapi.NAME] in a per-pass
+schemathesis.toml), so it sends them exactly to the operations that declare that scheme and knows
+them when it probes missing or wrong credentials (checks ignored_auth, negative_data_rejection).
+
+Operations that would destroy the credential of the pass running them are left out of that pass
+and run last, each in a pass of its own (see DESTRUCTIVE): once they have revoked the credential,
+the rest of their examples see the documented 401s. Every operation is run in every pass
+otherwise; the list of operations comes from the document, so new endpoints are covered as soon
+as they are documented.
+
+Fails (exit 1) on any Schemathesis failure or error, or an invalid document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+CHECKS = [
+    "not_a_server_error",
+    "status_code_conformance",
+    "content_type_conformance",
+    "response_schema_conformance",
+    "response_headers_conformance",
+    "negative_data_rejection",
+    "positive_data_acceptance",
+    "missing_required_header",
+    "unsupported_method",
+    "ignored_auth",
+]
+
+# The other built-in checks: stateful resource checks that need links between operations, which
+# the document does not declare, and a check that needs OPTIONS answers, which the site does not give.
+ALL_CHECKS = CHECKS + [
+    "allow_header_conformance",
+    "use_after_free",
+    "ensure_resource_availability",
+    "object_level_authorization",
+]
+
+# operationId -> the passes it must not run in before the end, and why.
+DESTRUCTIVE = {
+    "logout": ("session", "ends the session the session pass uses"),
+    "revokeAdminKey": ("admin", "may revoke the admin key the admin pass uses (ids are small integers)"),
+    "revokeApiKey": ("api-key", "may revoke the API key the api-key pass uses"),
+}
+
+
+# operationId -> why a schema-valid request may still be refused with 400: rules over the site's
+# data or the request as a whole that JSON Schema cannot state. Only positive_data_acceptance is
+# off for these; every other check still runs on them.
+DATA_RULES = {
+    "v1SearchWiki": "category must name an existing command or guide category",
+    "v1ListCommands": "category must name an existing command category",
+    "activateBanner": "text and background colours need a contrast of at least 4.5:1",
+    "submitAdvertisement": "the image part must be a real PNG, JPEG, WebP or GIF picture",
+}
+
+
+def log(msg: str) -> None:
+    print(f"[openapi-check] {msg}", flush=True)
+
+
+def request(base: str, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    req.add_header("Sec-Fetch-Site", "same-origin")
+    for k, v in (headers or {}).items():
+        req.add_header(k, v)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as res:
+            return res.status, res.headers, res.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+def cookie_from(headers, name: str) -> str:
+    for value in headers.get_all("Set-Cookie") or []:
+        m = re.match(rf"{name}=([^;]*)", value)
+        if m and m.group(1):
+            return m.group(1)
+    raise SystemExit(f"no {name} cookie in the answer")
+
+
+class Server:
+    def __init__(self, binary: Path, data_dir: Path, env: dict):
+        self.binary = binary
+        self.data_dir = data_dir
+        self.log_path = data_dir.parent / "server.log"
+        self.log_file = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(
+            [str(binary), "serve", "--addr", "127.0.0.1:0", "--data-dir", str(data_dir)],
+            stdout=subprocess.PIPE,
+            stderr=self.log_file,
+            env=env,
+        )
+        line = self.proc.stdout.readline().decode().strip()
+        m = re.fullmatch(r"fanhub listening on (http://\S+:\d+)", line)
+        if not m:
+            self.stop()
+            raise SystemExit(f"the server did not start (first line {line!r}); log: {self.log_path}")
+        self.base = m.group(1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log_file.close()
+
+
+def validate_document(doc: dict) -> None:
+    from openapi_spec_validator import validate
+
+    validate(doc)
+    ids = [
+        op.get("operationId")
+        for item in doc["paths"].values()
+        for method, op in item.items()
+        if method in ("get", "put", "post", "delete", "patch", "head", "options", "trace")
+    ]
+    missing = [i for i in ids if not i]
+    repeated = sorted({i for i in ids if i and ids.count(i) > 1})
+    if missing or repeated:
+        raise SystemExit(f"operationIds: {len(missing)} missing, repeated: {repeated}")
+    log(f"document valid (OpenAPI {doc['openapi']}, {len(doc['paths'])} paths, {len(ids)} operations)")
+
+
+def operation_ids(doc: dict) -> set[str]:
+    return {
+        op["operationId"]
+        for item in doc["paths"].values()
+        for method, op in item.items()
+        if isinstance(op, dict) and "operationId" in op
+    }
+
+
+def prepare_credentials(server: Server, doc: dict, env: dict) -> dict[str, tuple[dict, list[str]]]:
+    """Pass name -> ({security scheme: credential}, extra CLI arguments)."""
+    passes: dict[str, tuple[dict, list[str]]] = {"anonymous": ({}, [])}
+    ops = operation_ids(doc)
+    if "generateApiKey" in ops:
+        status, headers, body = request(server.base, "POST", "/api/generate-key", {"name": "conformance check"})
+        if status != 201:
+            raise SystemExit(f"POST /api/generate-key answered {status}: {body[:300]!r}")
+        passes["api-key"] = ({"apiKey": json.loads(body)["apiKey"]["key"]}, [])
+    else:
+        log("the server has no POST /api/generate-key yet: no api-key pass")
+    user = {"username": "conformance_user", "password": "conformance-password"}
+    status, _, body = request(server.base, "POST", "/api/auth/register", user)
+    if status != 201:
+        raise SystemExit(f"register answered {status}: {body[:300]!r}")
+    status, headers, body = request(server.base, "POST", "/api/auth/login", user)
+    if status != 200:
+        raise SystemExit(f"login answered {status}: {body[:300]!r}")
+    session = cookie_from(headers, "fanhub_session")
+    passes["session"] = ({"session": session}, ["-H", "Sec-Fetch-Site: same-origin"])
+    out = subprocess.run(
+        [str(server.binary), "admin-key", "--data-dir", str(server.data_dir), "--name", "conformance check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
+    m = re.search(r"\bfha_[0-9a-f]+\b", out)
+    if not m:
+        raise SystemExit(f"no admin key in the output of `fanhub admin-key`: {out!r}")
+    passes["admin"] = ({"adminKey": m.group(0)}, [])
+    return passes
+
+
+def schemathesis(venv_bin: Path, url: str, name: str, credentials: dict, args: list[str], max_time: int, opts) -> bool:
+    report = opts.report_dir / f"{name}.junit.xml"
+    config = opts.report_dir / f"{name}.schemathesis.toml"
+    # Checks are chosen here, not with --checks: checks named on the command line would override
+    # the per-operation settings below.
+    toml = "[checks]\n" + "".join(f"{c}.enabled = {'true' if c in CHECKS else 'false'}\n" for c in ALL_CHECKS) + "\n"
+    toml += "".join(f'[auth.openapi.{scheme}]\napi_key = "{value}"\n\n' for scheme, value in credentials.items())
+    for op in DATA_RULES:
+        toml += f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.positive_data_acceptance.enabled = false\n\n'
+    config.write_text(toml)
+    cmd = [
+        str(venv_bin / "schemathesis"),
+        "--config-file",
+        str(config),
+        "run",
+        url,
+        "--max-examples",
+        str(opts.max_examples),
+        "--max-time",
+        str(max_time),
+        "--workers",
+        str(opts.workers),
+        "--seed",
+        str(opts.seed),
+        "--request-timeout",
+        "30",
+        "--no-color",
+        "--suppress-health-check",
+        "all",
+        "--report",
+        "junit",
+        "--report-junit-path",
+        str(report),
+        "--generation-database",
+        "none",
+        *args,
+    ]
+    log(f"pass {name}: credentials {', '.join(credentials) or 'none'}; schemathesis run ... {' '.join(args)}")
+    started = time.monotonic()
+    rc = subprocess.run(cmd, env={**os.environ, "SCHEMATHESIS_TELEMETRY": "false"}).returncode
+    log(f"pass {name}: exit {rc} in {time.monotonic() - started:.0f}s")
+    return rc == 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", type=Path, required=True)
+    parser.add_argument("--venv-bin", type=Path, required=True)
+    parser.add_argument("--max-examples", type=int, default=8)
+    parser.add_argument("--max-time", type=int, default=45, help="seconds per pass over all operations")
+    parser.add_argument("--max-time-single", type=int, default=10, help="seconds per pass over one operation")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--only", help="comma-separated passes to run (anonymous, api-key, session, admin)")
+    parser.add_argument("--report-dir", type=Path, default=None)
+    opts = parser.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="fanhub-openapi-"))
+    opts.report_dir = opts.report_dir or tmp / "reports"
+    opts.report_dir.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FANHUB_")}
+    # Nothing leaves the machine: Roblox lookups go to a closed local port.
+    env["FANHUB_ROBLOX_API"] = "http://127.0.0.1:9/{service}"
+    # With a phrase set, the secret-phrase endpoints do their real work instead of answering 503.
+    env["FANHUB_ADMIN_PHRASE"] = "conformance check phrase"
+    env["RUST_LOG"] = "warn"
+    server = Server(opts.bin, tmp / "data", env)
+    ok = True
+    try:
+        log(f"server at {server.base}, data in {tmp}")
+        status, _, body = request(server.base, "GET", "/api/openapi.json")
+        if status != 200:
+            raise SystemExit(f"GET /api/openapi.json answered {status}")
+        doc = json.loads(body)
+        validate_document(doc)
+        passes = prepare_credentials(server, doc, env)
+        order = ["anonymous", "api-key", "session", "admin"]
+        only = set(opts.only.split(",")) if opts.only else set(order)
+        url = f"{server.base}/api/openapi.json"
+        ops = operation_ids(doc)
+        started = time.monotonic()
+        for name in order:
+            if name not in passes or name not in only:
+                continue
+            excluded = [op for op, (pass_name, _) in DESTRUCTIVE.items() if pass_name == name and op in ops]
+            credentials, args = passes[name]
+            for op in excluded:
+                args = [*args, "--exclude-operation-id", op]
+            ok &= schemathesis(opts.venv_bin, url, name, credentials, args, opts.max_time, opts)
+        for op, (name, why) in DESTRUCTIVE.items():
+            if name in passes and name in only and op in ops:
+                log(f"{op} last: it {why}")
+                credentials, args = passes[name]
+                args = [*args, "--include-operation-id", op]
+                ok &= schemathesis(opts.venv_bin, url, f"{name}-{op}", credentials, args, opts.max_time_single, opts)
+        log(f"all passes took {time.monotonic() - started:.0f}s; JUnit reports in {opts.report_dir}")
+        if server.proc.poll() is not None:
+            log(f"the server died during the check; log: {server.log_path}")
+            ok = False
+    finally:
+        server.stop()
+        if ok and not os.environ.get("FANHUB_KEEP_CHECK_DIR"):
+            shutil.rmtree(tmp / "data", ignore_errors=True)
+    if not ok:
+        log(f"FAILED; server log: {server.log_path}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
