@@ -83,6 +83,8 @@ site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), els
         crate::v1::content::guides_in_category,
         crate::v1::content::search_guides,
         crate::v1::content::wiki,
+        crate::shell::seo::sitemap,
+        crate::shell::seo::robots,
         openapi_json,
     ),
     components(schemas(crate::error::ErrorBody)),

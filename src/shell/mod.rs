@@ -10,7 +10,7 @@
 
 pub mod head;
 pub mod origin;
-mod seo;
+pub(crate) mod seo;
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};

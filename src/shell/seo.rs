@@ -22,14 +22,21 @@ fn request_origin(state: &AppState, req: &Request) -> Option<String> {
     origin::of_request(state.site.base_url.as_deref(), req.headers(), req.extensions().get::<ClientIp>())
 }
 
-async fn sitemap(State(state): State<AppState>, req: Request) -> Response {
+/// The site's indexable pages for search engines, with absolute URLs.
+#[utoipa::path(get, path = "/sitemap.xml", tag = "site", operation_id = "getSitemap",
+    responses((status = 200, description = "Sitemap XML", content_type = "application/xml", body = String),
+        (status = 400, description = "The Host header is not a host name")))]
+pub(crate) async fn sitemap(State(state): State<AppState>, req: Request) -> Response {
     let Some(origin) = request_origin(&state, &req) else {
         return ApiError::bad_request("The Host header is not a host name.").into_response();
     };
     text_response("application/xml; charset=utf-8", sitemap_xml(&state.site, &origin))
 }
 
-async fn robots(State(state): State<AppState>, req: Request) -> Response {
+/// Crawler rules: everything but the API, and where the sitemap is.
+#[utoipa::path(get, path = "/robots.txt", tag = "site", operation_id = "getRobots",
+    responses((status = 200, description = "robots.txt", content_type = "text/plain", body = String)))]
+pub(crate) async fn robots(State(state): State<AppState>, req: Request) -> Response {
     text_response("text/plain; charset=utf-8", robots_txt(request_origin(&state, &req).as_deref()))
 }
 
