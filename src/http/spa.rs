@@ -2,8 +2,18 @@
 //! other page path gets the same shell with 404 and the app shows its not-found screen.
 //! A route joins this list in the same change that adds its page to the UI router.
 
-pub const ROUTES: &[&str] =
-    &["/", "/commands", "/guides", "/community", "/login", "/admin", "/admin-access", "/generate-key", "/api-docs"];
+pub const ROUTES: &[&str] = &[
+    "/",
+    "/commands",
+    "/guides",
+    "/community",
+    "/login",
+    "/admin",
+    "/admin-access",
+    "/generate-key",
+    "/api-docs",
+    "/advertise",
+];
 
 pub fn is_known_route(path: &str) -> bool {
     ROUTES.contains(&path)
