@@ -288,7 +288,9 @@ function ConflictDialog({
   onClose: () => void;
   onContinue: () => void;
 }) {
-  const now = useNow(1000);
+  // Re-render every second; read the clock at render so the dialog is exact the moment it opens.
+  useNow(1000);
+  const now = Date.now();
   return (
     <Dialog
       open={!!app}

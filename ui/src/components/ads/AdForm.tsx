@@ -175,6 +175,17 @@ export function AdForm() {
 
       <DurationField value={values.duration} onChange={(d) => set('duration', d)} error={errors.duration} />
 
+      {premium && (
+        <PremiumOptions
+          id={ids.message}
+          messageType={values.messageType}
+          message={values.customMessage}
+          error={errors.fullscreenCustomMessage ?? errors.fullscreenMessageType}
+          onMessageType={(t) => set('messageType', t)}
+          onMessage={(m) => set('customMessage', m)}
+        />
+      )}
+
       <LinksField links={values.links} onChange={(links) => set('links', links)} error={errors.links} />
 
       <ImageField
@@ -187,17 +198,6 @@ export function AdForm() {
           setErrors((e) => ({ ...e, image: file && file.size > IMAGE_MAX_BYTES ? 'The image may be at most 5 MB.' : undefined }));
         }}
       />
-
-      {premium && (
-        <PremiumOptions
-          id={ids.message}
-          messageType={values.messageType}
-          message={values.customMessage}
-          error={errors.fullscreenCustomMessage ?? errors.fullscreenMessageType}
-          onMessageType={(t) => set('messageType', t)}
-          onMessage={(m) => set('customMessage', m)}
-        />
-      )}
 
       <div>
         <Button type="submit" size="lg" disabled={submit.isPending} className="w-full sm:w-auto">
@@ -332,12 +332,15 @@ function formatSize(bytes: number): string {
 }
 
 function ImageField({ id, file, error, onChange }: { id: string; file: File | null; error?: string; onChange: (file: File | null) => void }) {
+  // A data: URL, not a blob: one: the Content-Security-Policy allows data: images only.
   const [preview, setPreview] = useState('');
   useEffect(() => {
-    if (!file || typeof URL.createObjectURL !== 'function') return setPreview('');
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
+    setPreview('');
+    if (!file || file.size > IMAGE_MAX_BYTES || typeof FileReader === 'undefined') return;
+    const reader = new FileReader();
+    reader.onload = () => setPreview(typeof reader.result === 'string' ? reader.result : '');
+    reader.readAsDataURL(file);
+    return () => reader.abort();
   }, [file]);
 
   return (
