@@ -7,7 +7,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
-import { useSuite, VIEWPORT_NAMES, visible, hidden, hasCount, hasAttr, eventually, gotoApp } from './harness.mjs';
+import { useSuite, VIEWPORT_NAMES, visible, hidden, hasCount, hasAttr, eventually, gotoApp, atPath } from './harness.mjs';
 import { adminSessionCookies, adminApi, expectToast, dismissToasts, backgroundHex, cssColorToHex, assertNoHorizontalOverflow } from './admin-helpers.mjs';
 
 // ------------------------------------------------------------------------------------------------
@@ -142,8 +142,13 @@ describe('advertising', () => {
     return page;
   }
 
-  it('shows the audience figures the server measured, the pricing and the manual review (desktop)', async () => {
-    const page = await openAdvertise(env, 'desktop');
+  it('the footer leads to /advertise, which shows the audience figures the server measured, the pricing and the manual review (desktop)', async () => {
+    const page = await env.open('desktop', null);
+    await skipFullscreenRoll(page);
+    await gotoApp(page, '/');
+    await page.locator('footer').getByRole('link', { name: 'Advertise', exact: true }).click();
+    await atPath(page, '/advertise');
+    await visible(page.getByRole('heading', { level: 1, name: 'Advertise' }));
     const stats = await env.api('/api/stats');
     const figure = (k) => page.getByTestId(`audience-${k}`);
     await visible(figure('monthlyVisitors'));
@@ -363,6 +368,16 @@ describe('advertising', () => {
     await hidden(dialog);
     assert.equal((await two.getByTestId('ad-status').innerText()).trim(), 'Pending', 'Nevermind changes nothing');
     assert.equal((await env.api('/api/admin/active-banner')).banner.advertisementId, first.id);
+    env.assertNoConsoleErrors(page);
+  });
+
+  it('admin: the applications fit a phone screen, image, analysis and preview included (phone)', async () => {
+    const page = await openAdmin('phone', 'advertisements');
+    const items = page.getByTestId('ad-application');
+    await hasCount(items, 2);
+    await visible(items.first().getByTestId('ad-analysis'));
+    await visible(items.first().getByTestId('ad-banner-preview'));
+    await assertNoHorizontalOverflow(page, 'Advertisements tab (phone)');
     env.assertNoConsoleErrors(page);
   });
 
