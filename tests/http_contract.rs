@@ -22,6 +22,8 @@ async fn known_routes_get_the_shell_and_unknown_paths_get_it_with_404() {
         "/admin",
         "/admin-access",
         "/generate-key",
+        "/api-docs",
+        "/advertise",
         "/admin?key=abc",
     ] {
         let res = c.get(server.url(path)).send().await.unwrap();

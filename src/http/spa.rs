@@ -28,6 +28,7 @@ pub const ROUTES: &[Route] = &[
     route("/admin-access", "AdminAccess", &[]),
     route("/generate-key", "GenerateKey", &[]),
     route("/api-docs", "ApiDocs", &[]),
+    route("/advertise", "Advertise", &["/api/stats"]),
 ];
 
 pub fn find(path: &str) -> Option<&'static Route> {

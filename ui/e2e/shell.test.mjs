@@ -18,8 +18,8 @@ import {
 // spec section 2, route table: the routes whose pages exist answer 200 with the shell. The
 // routes of features not built yet answer the shell with 404, like any unknown path, so the
 // server and the app's 404 screen agree; each moves to APP_ROUTES with its page.
-const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs'];
-const LATER_ROUTES = ['/badge-monitor', '/newgen-detector', '/discord-news', '/discord-bot-api', '/advertise'];
+const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs', '/advertise'];
+const LATER_ROUTES = ['/badge-monitor', '/newgen-detector', '/discord-news', '/discord-bot-api'];
 const NAV = [
   { name: 'Home', path: '/' },
   { name: 'Commands', path: '/commands' },

@@ -25,6 +25,7 @@ const Admin = lazy(() => import('./pages/Admin'));
 const AdminAccess = lazy(() => import('./pages/AdminAccess'));
 const GenerateKey = lazy(() => import('./pages/GenerateKey'));
 const ApiDocs = lazy(() => import('./pages/ApiDocs'));
+const Advertise = lazy(() => import('./pages/Advertise'));
 
 function Routes() {
   return (
@@ -38,6 +39,7 @@ function Routes() {
       <Route path="/admin-access" component={AdminAccess} />
       <Route path="/generate-key" component={GenerateKey} />
       <Route path="/api-docs" component={ApiDocs} />
+      <Route path="/advertise" component={Advertise} />
       <Route component={NotFound} />
     </Switch>
   );

@@ -4,7 +4,7 @@ import { Crown, ExternalLink, ImageOff, Maximize2, X } from 'lucide-react';
 import { POLL } from '../lib/queryClient';
 import { useSite } from '../lib/site';
 import type { ActiveBannerResponse, Advertisement } from '../lib/types';
-import { activeAd, adImageSrc, safeHref } from './adImage';
+import { activeAd, adImageSrc, bannerLinks, safeHref } from './adImage';
 import { cn } from './ui/cn';
 
 /** The active banner, polled every 5 s without retries (shared by the banner and the fullscreen ad). */
@@ -19,9 +19,9 @@ export function useActiveBanner() {
 /** An ad image that hides itself and shows a placeholder icon when it fails to load. */
 export function AdImage({ imagePath, className, iconSize = 24 }: { imagePath: string; className?: string; iconSize?: number }) {
   const src = adImageSrc(imagePath);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => setFailed(false), [src]);
-  if (!src || failed) {
+  // Remember which source failed, so a new image gets its own chance without an effect resetting the flag.
+  const [failedSrc, setFailedSrc] = useState('');
+  if (!src || failedSrc === src) {
     return (
       <div
         role="img"
@@ -38,7 +38,7 @@ export function AdImage({ imagePath, className, iconSize = 24 }: { imagePath: st
       alt="Advertisement"
       loading="lazy"
       decoding="async"
-      onError={() => setFailed(true)}
+      onError={() => setFailedSrc(src)}
       className={cn('shrink-0 rounded-lg object-cover', className)}
     />
   );
@@ -115,13 +115,31 @@ function Tag({ children }: { children: string }) {
   );
 }
 
-function Sponsored({ ad, onTestFullscreen }: { ad: Advertisement; onTestFullscreen: () => void }) {
+/** The advertisement fields the sponsored banner shows. */
+export type SponsoredAd = Pick<Advertisement, 'websiteUrl' | 'imagePath' | 'adDescription' | 'links'>;
+
+/** The SPONSORED banner's content; without `onTestFullscreen` (the admin's preview) there is no Test Full-Screen button. */
+export function Sponsored({ ad, onTestFullscreen }: { ad: SponsoredAd; onTestFullscreen?: () => void }) {
   const href = safeHref(ad.websiteUrl);
+  const links = bannerLinks(ad.links);
   return (
     <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-2">
       <Tag>SPONSORED</Tag>
       <AdImage imagePath={ad.imagePath} className="h-12 w-12" iconSize={20} />
-      <p className="order-last line-clamp-2 min-w-0 flex-1 basis-full text-sm sm:order-none sm:basis-40">{ad.adDescription}</p>
+      <div className="order-last min-w-0 flex-1 basis-full sm:order-none sm:basis-40">
+        <p className="line-clamp-2 break-words text-sm">{ad.adDescription}</p>
+        {links.length > 0 && (
+          <ul className="mt-0.5 flex flex-wrap gap-x-3 text-xs" aria-label="Advertiser links">
+            {links.map((l) => (
+              <li key={l.href}>
+                <a href={l.href} target="_blank" rel="noopener noreferrer sponsored" className="underline underline-offset-2 hover:opacity-80">
+                  {l.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
       <div className="ml-auto flex items-center gap-2 sm:ml-0">
         {href && (
           <a href={href} target="_blank" rel="noopener noreferrer sponsored" className={ctaClass}>
@@ -129,10 +147,12 @@ function Sponsored({ ad, onTestFullscreen }: { ad: Advertisement; onTestFullscre
             <ExternalLink size={14} aria-hidden="true" />
           </a>
         )}
-        <button type="button" onClick={onTestFullscreen} className={cn(ctaClass, 'cursor-pointer')}>
-          <Maximize2 size={14} aria-hidden="true" />
-          Test Full-Screen
-        </button>
+        {onTestFullscreen && (
+          <button type="button" onClick={onTestFullscreen} className={cn(ctaClass, 'cursor-pointer')}>
+            <Maximize2 size={14} aria-hidden="true" />
+            Test Full-Screen
+          </button>
+        )}
       </div>
     </div>
   );

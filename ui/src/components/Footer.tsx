@@ -88,6 +88,9 @@ export function Footer() {
         <Link href="/api-docs" className="text-slate-300 underline underline-offset-2 hover:text-white">
           Developer API
         </Link>
+        <Link href="/advertise" className="text-slate-300 underline underline-offset-2 hover:text-white">
+          Advertise
+        </Link>
       </div>
     </footer>
   );

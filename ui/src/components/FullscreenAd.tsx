@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { createPortal } from 'react-dom';
-import { ExternalLink, Sparkles, X } from 'lucide-react';
-import { activeAd, FULLSCREEN_AUTO_CLOSE_MS, isFullscreenAd, rollFullscreen, safeHref } from './adImage';
+import { ExternalLink, Sparkles } from 'lucide-react';
+import { activeAd, FULLSCREEN_AUTO_CLOSE_MS, FULLSCREEN_KEY_FEATURES, isFullscreenAd, rollFullscreen, safeHref } from './adImage';
 import { AdImage, useActiveBanner } from './BottomBanner';
+import { Dialog } from './ui/Dialog';
 
 export interface FullscreenAdProps {
   open: boolean;
@@ -19,13 +19,14 @@ function sessionStore(): Storage | null {
 
 /**
  * The fullscreen ad overlay. Opens by itself at most once a session (50% chance) for a premium/10-fullscreen
- * ad, or on demand ('Test Full-Screen'); closes after 8 s, on its close button or on a backdrop click.
+ * ad, or on demand ('Test Full-Screen'); closes after 8 s, on its close button, on a backdrop click or Esc.
+ * A modal dialog: focus moves in, Tab stays inside, focus returns to the opener.
  */
 export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
   const { data } = useActiveBanner();
   const ad = activeAd(data);
   const rolled = useRef(false);
-  const closeRef = useRef<HTMLButtonElement>(null);
+  const close = () => onOpenChange(false);
 
   useEffect(() => {
     if (rolled.current || !isFullscreenAd(ad)) return;
@@ -36,85 +37,74 @@ export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
   useEffect(() => {
     if (!open) return;
     const timer = setTimeout(() => onOpenChange(false), FULLSCREEN_AUTO_CLOSE_MS);
-    const opener = document.activeElement as HTMLElement | null;
-    closeRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onOpenChange(false);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      clearTimeout(timer);
-      document.removeEventListener('keydown', onKey);
-      if (opener && document.contains(opener)) opener.focus();
-    };
+    return () => clearTimeout(timer);
   }, [open]);
 
-  if (!open || !ad) return null;
+  // The ad ended while the overlay was open: nothing left to show.
+  useEffect(() => {
+    if (open && !ad) onOpenChange(false);
+  }, [open, !!ad]);
+
+  if (!ad) return null;
 
   const href = safeHref(ad.websiteUrl);
-  const custom = ad.fullscreenMessageType === 'user-input' && ad.fullscreenCustomMessage;
+  const custom = ad.fullscreenMessageType === 'user-input' ? ad.fullscreenCustomMessage?.trim() : '';
   const ai = ad.aiAnalysis;
+  const features = (ai?.keyFeatures ?? []).filter(Boolean).slice(0, FULLSCREEN_KEY_FEATURES);
+  const colours = data?.banner;
 
-  return createPortal(
-    <div className="fixed inset-0 z-[60] flex items-center justify-center p-4">
-      <div aria-hidden="true" data-testid="fullscreen-ad-backdrop" className="absolute inset-0 bg-black/85" onClick={() => onOpenChange(false)} />
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="fullscreen-ad-title"
-        className="relative max-h-[calc(100dvh-2rem)] w-full max-w-2xl overflow-y-auto rounded-2xl border border-violet-500/50 bg-slate-900 p-6 text-slate-100 shadow-2xl"
-      >
-        <button
-          ref={closeRef}
-          type="button"
-          aria-label="Close advertisement"
-          onClick={() => onOpenChange(false)}
-          className="absolute right-3 top-3 inline-flex h-10 w-10 cursor-pointer items-center justify-center rounded-full bg-slate-800 text-slate-200 hover:bg-slate-700 pointer-coarse:h-12 pointer-coarse:w-12"
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      ariaLabel="Sponsored advertisement"
+      className="max-w-2xl!"
+    >
+      <div data-testid="fullscreen-ad">
+        <p
+          className="mb-4 inline-block rounded-full border-2 px-3 py-0.5 text-xs font-bold uppercase tracking-widest"
+          style={colours ? { backgroundColor: colours.backgroundColor, color: colours.textColor, borderColor: colours.borderColor } : undefined}
         >
-          <X size={20} aria-hidden="true" />
-        </button>
-        <p id="fullscreen-ad-title" className="mb-4 text-xs font-bold uppercase tracking-widest text-violet-300">
           SPONSORED
         </p>
         <AdImage imagePath={ad.imagePath} className="mb-4 h-56 w-full sm:h-72" iconSize={48} />
-        <p className="text-lg font-semibold">{ad.adDescription}</p>
+        <p className="break-words text-lg font-semibold text-white">{ad.adDescription}</p>
         {custom ? (
-          <p className="mt-3 whitespace-pre-line text-slate-200">{ad.fullscreenCustomMessage}</p>
+          <p className="mt-3 whitespace-pre-line break-words text-slate-200" data-testid="fullscreen-ad-message">
+            {custom}
+          </p>
         ) : (
-          ai && (
-            <div className="mt-3 grid gap-3">
-              {ai.summary && (
-                <p className="flex gap-2 text-slate-300">
-                  <Sparkles size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-violet-300" />
-                  {ai.summary}
-                </p>
-              )}
-              {ai.keyFeatures.length > 0 && (
-                <ul className="grid gap-1 text-sm text-slate-300">
-                  {ai.keyFeatures.slice(0, 3).map((f) => (
-                    <li key={f} className="flex gap-2">
-                      <span aria-hidden="true" className="text-violet-400">•</span>
-                      {f}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
+          ai?.summary && (
+            <p className="mt-3 flex gap-2 text-slate-300" data-testid="fullscreen-ad-message">
+              <Sparkles size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-violet-300" />
+              <span className="break-words">{ai.summary}</span>
+            </p>
           )
+        )}
+        {features.length > 0 && (
+          <ul className="mt-3 grid gap-1 text-sm text-slate-300" aria-label="Key features" data-testid="fullscreen-ad-features">
+            {features.map((f, i) => (
+              <li key={i} className="flex gap-2">
+                <span aria-hidden="true" className="text-violet-300">
+                  •
+                </span>
+                <span className="break-words">{f}</span>
+              </li>
+            ))}
+          </ul>
         )}
         {href && (
           <a
             href={href}
             target="_blank"
             rel="noopener noreferrer sponsored"
-            className="mt-5 inline-flex h-11 items-center gap-2 rounded-lg bg-violet-600 px-5 font-semibold text-white hover:bg-violet-500"
+            className="mt-5 inline-flex min-h-11 items-center gap-2 rounded-lg bg-violet-600 px-5 font-semibold text-white hover:bg-violet-500"
           >
-            {(!custom && ai?.callToAction) || 'Visit Website'}
+            {ai?.callToAction || 'Visit Website'}
             <ExternalLink size={16} aria-hidden="true" />
           </a>
         )}
       </div>
-    </div>,
-    document.body,
+    </Dialog>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeAd, adImageSrc, isFullscreenAd, rollFullscreen, safeHref, FULLSCREEN_SESSION_KEY } from './adImage';
+import { activeAd, adImageSrc, bannerLinks, isFullscreenAd, rollFullscreen, safeHref, FULLSCREEN_SESSION_KEY } from './adImage';
 import type { ActiveBannerResponse, Advertisement } from '../lib/types';
 
 const ad: Advertisement = {
@@ -63,5 +63,27 @@ describe('rollFullscreen', () => {
     const t = store();
     expect(rollFullscreen(t, () => 0.5)).toBe(false);
     expect(rollFullscreen(t, () => 0)).toBe(false);
+  });
+});
+
+describe('bannerLinks', () => {
+  it('keeps http(s) links, at most 3, labelled by host and path', () => {
+    expect(
+      bannerLinks([
+        'https://www.shop.example.com/',
+        'javascript:alert(1)',
+        '/relative',
+        '',
+        'http://video.example.com/watch/123/',
+        'https://www.shop.example.com/',
+        'https://third.example.com/a',
+        'https://fourth.example.com',
+      ]),
+    ).toEqual([
+      { href: 'https://www.shop.example.com/', label: 'shop.example.com' },
+      { href: 'http://video.example.com/watch/123/', label: 'video.example.com/watch/123' },
+      { href: 'https://third.example.com/a', label: 'third.example.com/a' },
+    ]);
+    expect(bannerLinks(null)).toEqual([]);
   });
 });

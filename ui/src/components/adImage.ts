@@ -29,9 +29,29 @@ export function safeHref(url: string | null | undefined): string | undefined {
   }
 }
 
+/** How many of the advertiser's additional links the bottom banner shows. */
+export const BANNER_LINKS = 3;
+
+/** The advertiser's links for the banner: http(s) only, at most BANNER_LINKS, labelled by host and path. */
+export function bannerLinks(links: readonly string[] | null | undefined, max = BANNER_LINKS): { href: string; label: string }[] {
+  const out: { href: string; label: string }[] = [];
+  for (const raw of links ?? []) {
+    const href = safeHref(raw?.trim());
+    if (!href || !/^https?:\/\//i.test(href) || out.some((l) => l.href === href)) continue;
+    const u = new URL(href);
+    const path = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
+    const label = (u.hostname.replace(/^www\./, '') + path).slice(0, 40);
+    out.push({ href, label });
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
 export const FULLSCREEN_SESSION_KEY = 'fanhub_fullscreen_ad';
 export const FULLSCREEN_CHANCE = 0.5;
 export const FULLSCREEN_AUTO_CLOSE_MS = 8_000;
+/** Spec 9: the fullscreen ad shows the first 3 key features. */
+export const FULLSCREEN_KEY_FEATURES = 3;
 
 /**
  * Decides once per browser session whether the fullscreen ad shows: only when none was decided yet this

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationLabel, formatUptime, isHexColor, newestFirst, pageCount, statusLabel, uptimeSecondsAt, visibleApplications, type AdApplication } from './admin';
+import { activationColors, durationLabel, formatUptime, isHexColor, newestFirst, pageCount, statusLabel, uptimeSecondsAt, visibleApplications, type AdApplication } from './admin';
 
 const app = (id: number, status: AdApplication['status']): AdApplication => ({
   id,
@@ -59,5 +59,18 @@ describe('other helpers', () => {
     expect(isHexColor('#7c3aed')).toBe(true);
     expect(isHexColor('#fff')).toBe(false);
     expect(isHexColor('red')).toBe(false);
+  });
+});
+
+describe('activationColors', () => {
+  const defaults = { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' };
+  it("sends the ad's own design colours", () => {
+    const design = { backgroundColor: '#0a3d62', textColor: '#f5f6fa', borderColor: '#3c6382' };
+    expect(activationColors({ design }, defaults)).toEqual(design);
+  });
+  it('falls back to the default colours without a usable design', () => {
+    expect(activationColors({ design: null }, defaults)).toEqual(defaults);
+    expect(activationColors({}, defaults)).toEqual(defaults);
+    expect(activationColors({ design: { backgroundColor: 'red', textColor: '#ffffff', borderColor: '#000000' } }, defaults)).toEqual(defaults);
   });
 });

@@ -5,7 +5,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClie
 import { apiRequest, getQueryFn, throwIfNotOk } from './api';
 import { hasSessionHint } from './auth';
 import { ADMIN_STALE_TIME } from './queryClient';
-import type { ActiveBannerResponse, Role, User } from './types';
+import type { ActiveBannerResponse, AiAnalysis, Role, User } from './types';
 
 // ---------- types ----------
 
@@ -41,6 +41,15 @@ export interface AdApplication {
   status: ApplicationStatus;
   isActive: boolean;
   createdAt: string;
+  reviewedAt?: string | null;
+  /** '/uploads/NAME' (see adImageSrc for other shapes). */
+  imagePath?: string | null;
+  premiumFullscreen?: boolean;
+  fullscreenMessageType?: string | null;
+  fullscreenCustomMessage?: string | null;
+  aiAnalysis?: AiAnalysis | null;
+  /** The banner colours the server took from the image (text meets WCAG AA on the background). */
+  design?: BannerColors | null;
 }
 
 export interface LoginLog {
@@ -131,6 +140,15 @@ export function durationLabel(duration: string): string {
 /** The list shown in the Advertisements tab: everything except rejected applications, order kept. */
 export function visibleApplications(apps: readonly AdApplication[] | null | undefined): AdApplication[] {
   return (apps ?? []).filter((a) => a.status !== 'rejected');
+}
+
+/** The colours Activate Banner sends: the ad's own design (from its image), else the saved default banner colours. */
+export function activationColors(app: Pick<AdApplication, 'design'>, fallback: BannerColors): BannerColors {
+  const d = app.design;
+  if (d && isHexColor(d.backgroundColor) && isHexColor(d.textColor) && isHexColor(d.borderColor)) {
+    return { backgroundColor: d.backgroundColor, textColor: d.textColor, borderColor: d.borderColor };
+  }
+  return { backgroundColor: fallback.backgroundColor, textColor: fallback.textColor, borderColor: fallback.borderColor };
 }
 
 export function statusLabel(status: ApplicationStatus | string): string {

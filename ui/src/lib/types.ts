@@ -40,6 +40,11 @@ export interface PublicStats {
   commands: number;
   guides: number;
   discordMembers: number | null;
+  /** Percent (0-100) from the fans' command ratings; null when nobody has rated. */
+  userSatisfaction: number | null;
+  ratingCount: number;
+  /** Registered members. */
+  targetedAudience: number;
   startedAt: string;
 }
 
@@ -59,6 +64,8 @@ export interface AiAnalysis {
   priceRange: string;
   keyFeatures: string[];
   callToAction: string;
+  /** 'heuristic' or 'llm'. */
+  source?: string;
 }
 
 export interface Advertisement {
@@ -71,6 +78,7 @@ export interface Advertisement {
   fullscreenMessageType: string | null;
   fullscreenCustomMessage: string | null;
   aiAnalysis: AiAnalysis | null;
+  links?: string[] | null;
 }
 
 export interface ActiveBannerResponse {

@@ -114,6 +114,9 @@ export const stats: PublicStats = {
   commands: 110,
   guides: 7,
   discordMembers: null,
+  userSatisfaction: 87.5,
+  ratingCount: 16,
+  targetedAudience: 1234,
   startedAt: '2026-01-01T00:00:00Z',
 };
 

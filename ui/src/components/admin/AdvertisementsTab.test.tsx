@@ -5,6 +5,7 @@ import { renderWithClient } from '../../test/helpers';
 import { lastToast, mockApi } from './test-utils';
 
 const colors = { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' };
+const design = { backgroundColor: '#0a3d62', textColor: '#f5f6fa', borderColor: '#3c6382' };
 const noBanner = { banner: { isActive: false, ...colors, advertisementId: null, expiresAt: null }, advertisement: null };
 const applications = [
   {
@@ -19,7 +20,27 @@ const applications = [
     createdAt: '2026-02-01T10:00:00Z',
   },
   { id: 2, websiteUrl: 'https://two.example.com', adDescription: 'Rejected', duration: '1-day', status: 'rejected', isActive: false, createdAt: '2026-02-02T10:00:00Z' },
-  { id: 3, websiteUrl: 'https://three.example.com', adDescription: 'Third', duration: '1-month', targetAudience: null, status: 'approved', isActive: false, createdAt: '2026-02-03T10:00:00Z' },
+  {
+    id: 3,
+    websiteUrl: 'https://three.example.com',
+    adDescription: 'Third',
+    duration: '1-month',
+    targetAudience: null,
+    status: 'approved',
+    isActive: false,
+    createdAt: '2026-02-03T10:00:00Z',
+    imagePath: '/uploads/0123456789abcdef0123456789abcdef.png',
+    design,
+    aiAnalysis: {
+      summary: 'A <b>shop</b> for builders',
+      mainProduct: 'Block packs',
+      category: 'Gaming',
+      priceRange: 'Free to try',
+      keyFeatures: ['Fast delivery', 'Hand-made', 'Cheap', 'Fourth feature'],
+      callToAction: 'Shop now',
+      source: 'heuristic',
+    },
+  },
   { id: 4, websiteUrl: 'https://four.example.com', adDescription: 'Live', duration: '1-day', status: 'approved', isActive: true, createdAt: '2026-02-04T10:00:00Z' },
 ];
 
@@ -61,6 +82,31 @@ describe('Advertisements tab', () => {
     expect(within(item(4)).getByText('Active Banner')).toBeTruthy();
   });
 
+  it("shows the image, the AI analysis (as text) and a preview in the ad's design colours", async () => {
+    mockApi({
+      '/api/admin/advertisements': { applications },
+      '/api/admin/active-banner': noBanner,
+      '/api/admin/settings': { banner: colors, defaults: colors },
+    });
+    renderWithClient(<AdvertisementsTab defaultColors={colors} />);
+    await waitFor(() => expect(item(3)).toBeTruthy());
+    const third = within(item(3));
+    const img = item(3).querySelector('img[src="/uploads/0123456789abcdef0123456789abcdef.png"]');
+    expect(img).toBeTruthy();
+    const analysis = within(third.getByTestId('ad-analysis'));
+    expect(analysis.getByText('A <b>shop</b> for builders')).toBeTruthy();
+    expect(item(3).querySelector('b')).toBeNull();
+    expect(analysis.getByText('Block packs')).toBeTruthy();
+    expect(analysis.getByText('Shop now')).toBeTruthy();
+    expect(analysis.getByText('Fourth feature')).toBeTruthy();
+    const preview = third.getByTestId('ad-banner-preview');
+    expect(preview.style.backgroundColor).toMatch(/#0a3d62|rgb\(10, 61, 98\)/);
+    expect(within(preview).getByText('SPONSORED')).toBeTruthy();
+    expect(within(preview).queryByRole('button', { name: /Test Full-Screen/ })).toBeNull();
+    // An application without a design (older rows) has no preview.
+    expect(within(item(1)).queryByTestId('ad-banner-preview')).toBeNull();
+  });
+
   it('shows the empty state', async () => {
     mockApi({ '/api/admin/advertisements': { applications: [] }, '/api/admin/active-banner': noBanner, '/api/admin/settings': { banner: colors, defaults: colors } });
     renderWithClient(<AdvertisementsTab defaultColors={colors} />);
@@ -84,12 +130,8 @@ describe('Advertisements tab', () => {
     await waitFor(() => expect(within(item(3)).getByRole('button', { name: /Activate Banner/ })).toBeTruthy());
     fireEvent.click(within(item(3)).getByRole('button', { name: /Activate Banner/ }));
     await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Failed to activate banner', description: 'Database is busy' }));
-    expect(api.callsTo('POST', '/api/admin/activate-banner')[0].body).toEqual({
-      advertisementId: 3,
-      backgroundColor: '#111111',
-      textColor: '#ffffff',
-      borderColor: '#8b5cf6',
-    });
+    // The ad's own design colours (taken from its image), not the default banner's.
+    expect(api.callsTo('POST', '/api/admin/activate-banner')[0].body).toEqual({ advertisementId: 3, ...design });
   });
 
   it('asks before approving over an active banner', async () => {

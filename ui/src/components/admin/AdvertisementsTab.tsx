@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Check, ExternalLink, Megaphone, Play, X } from 'lucide-react';
+import { Check, ExternalLink, Megaphone, Play, Sparkles, X } from 'lucide-react';
 import {
+  activationColors,
   durationLabel,
   statusLabel,
   useActivateBanner,
@@ -19,6 +20,7 @@ import { formatDate } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import type { ActiveBannerResponse } from '../../lib/types';
 import { safeHref } from '../adImage';
+import { AdImage, Sponsored } from '../BottomBanner';
 import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -58,9 +60,8 @@ export function AdvertisementsTab({ defaultColors }: { defaultColors: BannerColo
   }
 
   function activateBanner(app: AdApplication) {
-    const colors = settings?.banner ?? defaultColors;
     activate.mutate(
-      { advertisementId: app.id, ...colors },
+      { advertisementId: app.id, ...activationColors(app, settings?.banner ?? defaultColors) },
       {
         onSuccess: () => toast({ title: 'Banner Activated', description: `Advertisement #${app.id} is now the site banner.` }),
         onError: (err) => failToast('Failed to activate banner', err),
@@ -144,7 +145,10 @@ export function ApplicationItem({
           </Badge>
         </div>
       </div>
-      <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-300">{app.adDescription}</p>
+      <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
+        {app.imagePath && <AdImage imagePath={app.imagePath} className="h-24 w-24 sm:h-28 sm:w-28" iconSize={28} />}
+        <p className="min-w-0 whitespace-pre-line break-words text-sm text-slate-300">{app.adDescription}</p>
+      </div>
       <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
         <div>
           <dt className="text-xs text-slate-400">Duration</dt>
@@ -180,6 +184,36 @@ export function ApplicationItem({
           </ul>
         </div>
       )}
+      {app.premiumFullscreen && (
+        <p className="mt-3 text-sm text-slate-300">
+          Full-screen message:{' '}
+          {app.fullscreenMessageType === 'user-input' && app.fullscreenCustomMessage ? (
+            <span className="break-words text-white" data-testid="ad-custom-message">
+              {app.fullscreenCustomMessage}
+            </span>
+          ) : (
+            <span className="text-white">AI-generated</span>
+          )}
+        </p>
+      )}
+      {app.aiAnalysis && <Analysis analysis={app.aiAnalysis} />}
+      {app.design && app.status !== 'rejected' && (
+        <div className="mt-3" data-testid="ad-banner-preview-wrap">
+          <p className="text-xs text-slate-400">
+            Banner preview {app.isActive ? '(live now)' : '(colours taken from the image; used when the banner is activated)'}
+          </p>
+          <div
+            data-testid="ad-banner-preview"
+            className="mt-1 rounded-lg border-2 px-4 py-2.5"
+            style={{ backgroundColor: app.design.backgroundColor, color: app.design.textColor, borderColor: app.design.borderColor }}
+          >
+            <Sponsored ad={{ websiteUrl: app.websiteUrl, imagePath: app.imagePath ?? '', adDescription: app.adDescription, links: app.links }} />
+          </div>
+          <p className="mt-1 font-mono text-xs text-slate-400">
+            background {app.design.backgroundColor} · text {app.design.textColor} · border {app.design.borderColor}
+          </p>
+        </div>
+      )}
       {(app.status === 'pending' || (app.status === 'approved' && !app.isActive)) && (
         <div className="mt-4 flex flex-wrap gap-2">
           {app.status === 'pending' && (
@@ -203,6 +237,46 @@ export function ApplicationItem({
   );
 }
 
+function Analysis({ analysis }: { analysis: NonNullable<AdApplication['aiAnalysis']> }) {
+  const rows: [string, string][] = [
+    ['Main product', analysis.mainProduct],
+    ['Category', analysis.category],
+    ['Price range', analysis.priceRange],
+    ['Call to action', analysis.callToAction],
+  ];
+  return (
+    <div className="mt-3 rounded-lg border border-violet-500/30 bg-violet-600/10 p-3 text-sm" data-testid="ad-analysis">
+      <p className="flex items-center gap-1.5 font-semibold text-violet-200">
+        <Sparkles size={14} aria-hidden="true" /> AI analysis
+        <span className="font-normal text-slate-300">({analysis.source === 'llm' ? 'language model' : 'heuristics'})</span>
+      </p>
+      {analysis.summary && <p className="mt-1 break-words text-slate-200">{analysis.summary}</p>}
+      <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-2">
+        {rows
+          .filter(([, v]) => v)
+          .map(([k, v]) => (
+            <div key={k} className="min-w-0">
+              <dt className="text-xs text-slate-400">{k}</dt>
+              <dd className="break-words text-slate-200">{v}</dd>
+            </div>
+          ))}
+      </dl>
+      {analysis.keyFeatures.length > 0 && (
+        <>
+          <p className="mt-2 text-xs text-slate-400">Key features</p>
+          <ul className="list-disc pl-5 text-slate-200">
+            {analysis.keyFeatures.map((f, i) => (
+              <li key={i} className="break-words">
+                {f}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
 function ConflictDialog({
   app,
   active,
@@ -214,7 +288,9 @@ function ConflictDialog({
   onClose: () => void;
   onContinue: () => void;
 }) {
-  const now = useNow(1000);
+  // Re-render every second; read the clock at render so the dialog is exact the moment it opens.
+  useNow(1000);
+  const now = Date.now();
   return (
     <Dialog
       open={!!app}

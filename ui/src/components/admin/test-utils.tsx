@@ -26,7 +26,9 @@ export function mockApi(routes: ApiRoutes) {
     const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname + input.search : input.url;
     const method = (init?.method ?? 'GET').toUpperCase();
     let body: unknown = undefined;
-    if (typeof init?.body === 'string') {
+    if (typeof FormData !== 'undefined' && init?.body instanceof FormData) {
+      body = init.body;
+    } else if (typeof init?.body === 'string') {
       try {
         body = JSON.parse(init.body);
       } catch {

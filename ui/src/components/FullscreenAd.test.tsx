@@ -1,0 +1,130 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { useState } from 'react';
+import { BottomBanner } from './BottomBanner';
+import { FullscreenAd } from './FullscreenAd';
+import { FULLSCREEN_SESSION_KEY } from './adImage';
+import { renderWithClient, site, stubFetch } from '../test/helpers';
+import type { ActiveBannerResponse, Advertisement } from '../lib/types';
+
+const ad: Advertisement = {
+  id: 5,
+  websiteUrl: 'https://shop.example.com',
+  imagePath: '/uploads/0123456789abcdef0123456789abcdef.png',
+  adDescription: 'Blocks <script>alert(1)</script> for builders',
+  premiumFullscreen: true,
+  duration: '10-fullscreen',
+  fullscreenMessageType: 'ai-generated',
+  fullscreenCustomMessage: null,
+  aiAnalysis: {
+    summary: 'The best block shop',
+    mainProduct: 'Blocks',
+    category: 'Gaming',
+    priceRange: 'Free',
+    keyFeatures: ['One', 'Two', 'Three', 'Four'],
+    callToAction: 'Shop now',
+  },
+  links: ['https://video.example.com/watch', 'javascript:alert(1)'],
+};
+
+function active(a: Advertisement): ActiveBannerResponse {
+  return {
+    banner: { isActive: true, backgroundColor: '#0a3d62', textColor: '#f5f6fa', borderColor: '#3c6382', advertisementId: a.id, expiresAt: '2030-01-01T00:00:00Z' },
+    advertisement: a,
+  };
+}
+
+function Shell() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <BottomBanner onTestFullscreen={() => setOpen(true)} />
+      <FullscreenAd open={open} onOpenChange={setOpen} />
+    </>
+  );
+}
+
+describe('sponsored banner and fullscreen ad', () => {
+  beforeEach(() => sessionStorage.setItem(FULLSCREEN_SESSION_KEY, 'skipped'));
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    sessionStorage.clear();
+  });
+
+  it("shows SPONSORED in the banner's colours with the image, the links and Test Full-Screen", async () => {
+    stubFetch({ '/api/site': site, '/api/admin/active-banner': active(ad) });
+    renderWithClient(<Shell />);
+    const banner = await screen.findByRole('complementary', { name: 'Sponsored' });
+    expect(banner.style.backgroundColor).toMatch(/#0a3d62|rgb\(10, 61, 98\)/);
+    expect(within(banner).getByText('SPONSORED')).toBeTruthy();
+    expect(within(banner).getByText('Blocks <script>alert(1)</script> for builders')).toBeTruthy();
+    expect(banner.querySelector('script')).toBeNull();
+    const links = within(within(banner).getByRole('list', { name: 'Advertiser links' })).getAllByRole('link');
+    expect(links.map((l) => l.getAttribute('href'))).toEqual(['https://video.example.com/watch']);
+    const img = banner.querySelector('img') as HTMLImageElement;
+    expect(img.getAttribute('src')).toBe(ad.imagePath);
+    fireEvent.error(img);
+    await waitFor(() => expect(within(banner).getByRole('img', { name: 'Advertisement image unavailable' })).toBeTruthy());
+    expect(banner.querySelector('img')).toBeNull();
+  });
+
+  it('Test Full-Screen opens the ad: first 3 key features, closes on the close button and after 8 s', async () => {
+    stubFetch({ '/api/site': site, '/api/admin/active-banner': active(ad) });
+    renderWithClient(<Shell />);
+    fireEvent.click(await screen.findByRole('button', { name: /Test Full-Screen/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sponsored advertisement' });
+    expect(within(dialog).getByTestId('fullscreen-ad-message').textContent).toBe('The best block shop');
+    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent?.replace('•', '').trim())).toEqual(['One', 'Two', 'Three']);
+    expect(within(dialog).getByRole('link', { name: /Shop now/ }).getAttribute('href')).toBe(ad.websiteUrl);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    vi.useFakeTimers();
+    fireEvent.click(screen.getByRole('button', { name: /Test Full-Screen/ }));
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    act(() => {
+      vi.advanceTimersByTime(7_900);
+    });
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    act(() => {
+      vi.advanceTimersByTime(200);
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows the custom message for user-input and closes on the backdrop', async () => {
+    stubFetch({
+      '/api/site': site,
+      '/api/admin/active-banner': active({ ...ad, fullscreenMessageType: 'user-input', fullscreenCustomMessage: 'Come <b>build</b>' }),
+    });
+    renderWithClient(<Shell />);
+    fireEvent.click(await screen.findByRole('button', { name: /Test Full-Screen/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('fullscreen-ad-message').textContent).toBe('Come <b>build</b>');
+    fireEvent.click(screen.getByTestId('dialog-backdrop'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('opens by itself once a session when the roll says so', async () => {
+    sessionStorage.clear();
+    vi.spyOn(Math, 'random').mockReturnValue(0.2);
+    stubFetch({ '/api/site': site, '/api/admin/active-banner': active(ad) });
+    renderWithClient(<Shell />);
+    expect(await screen.findByRole('dialog', { name: 'Sponsored advertisement' })).toBeTruthy();
+    expect(sessionStorage.getItem(FULLSCREEN_SESSION_KEY)).toBe('shown');
+    vi.restoreAllMocks();
+  });
+
+  it('the default banner has no Test Full-Screen', async () => {
+    stubFetch({
+      '/api/site': site,
+      '/api/admin/active-banner': { banner: { isActive: false, ...site.defaultBanner, advertisementId: null, expiresAt: null }, advertisement: null },
+    });
+    renderWithClient(<Shell />);
+    const banner = await screen.findByRole('complementary', { name: 'Announcement' });
+    expect(within(banner).getByText('EXCLUSIVE')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Test Full-Screen/ })).toBeNull();
+  });
+});
