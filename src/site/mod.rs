@@ -208,7 +208,7 @@ pub struct PageText {
     #[serde(default = "indexable_by_default")]
     pub index: bool,
     /// `title | site name`, what the browser tab shows (filled at load).
-    #[serde(skip_deserializing)]
+    #[serde(default)]
     pub document_title: String,
 }
 
@@ -267,6 +267,7 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
         ("version.build", !site.version.build.is_empty()),
         ("version.started_at", !site.version.started_at.is_empty()),
         ("public_api_key", site.public_api_key.is_some()),
+        ("pages.document_title", site.pages.iter().any(|p| !p.document_title.is_empty())),
     ] {
         if set {
             return Err(format!("{key} is set by the server, not by the site file"));
