@@ -199,6 +199,7 @@ pub struct Selector {
 /// The head texts of one route: `<title>`, meta description, link-card texts.
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
 pub struct PageText {
     pub path: String,
     /// The page's own title; the document title adds the site name (`document_title`).
