@@ -22,13 +22,14 @@ pub struct UsageLog {
 }
 
 impl UsageLog {
-    /// Starts the writer task; it ends when every `UsageLog` handle is dropped.
+    /// Starts the writer: a thread of its own, so a batch costs no hop through the async
+    /// runtime's blocking pool. It ends when every `UsageLog` handle is dropped.
     pub fn start(db: Db, ip_secret: [u8; 32]) -> Self {
         let (queue, mut incoming) = mpsc::unbounded_channel::<Pending>();
-        tokio::spawn(async move {
+        let writer = move || {
             // The (key, IP) pairs already in api_key_ips, so a returning caller costs no statement.
             let mut known_ips: HashSet<(i64, IpAddr)> = HashSet::new();
-            while let Some(first) = incoming.recv().await {
+            while let Some(first) = incoming.blocking_recv() {
                 let mut batch = vec![first];
                 while batch.len() < MAX_BATCH {
                     match incoming.try_recv() {
@@ -47,8 +48,7 @@ impl UsageLog {
                     .collect::<HashSet<_>>()
                     .into_iter()
                     .collect();
-                let pairs = new_ips.clone();
-                let written = db.write(move |tx| store::record_usage(tx, &hits, &pairs, &ip_secret)).await;
+                let written = db.write_blocking(|tx| store::record_usage(tx, &hits, &new_ips, &ip_secret));
                 match &written {
                     Ok(()) => known_ips.extend(new_ips),
                     Err(e) => tracing::error!("API key usage not written: {e}"),
@@ -57,7 +57,8 @@ impl UsageLog {
                     let _ = done.send(written.is_ok());
                 }
             }
-        });
+        };
+        std::thread::Builder::new().name("api-key-usage".into()).spawn(writer).expect("a thread for usage counting");
         Self { queue }
     }
 
