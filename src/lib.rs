@@ -20,6 +20,7 @@ pub mod guides;
 pub mod health;
 pub mod heavy;
 pub mod http;
+pub mod jobs;
 pub mod keys;
 pub mod llm;
 pub mod logging;

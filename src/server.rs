@@ -80,6 +80,7 @@ pub fn build_state(
         logs,
         hasher: crate::accounts::password::Hasher::new(heavy_work.clone()),
         heavy_work,
+        jobs: Default::default(),
         auth_limiter: Default::default(),
         login_throttle: Default::default(),
         challenges: Default::default(),
@@ -126,6 +127,7 @@ pub async fn serve(
 
 fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     let stats_state = state.clone();
+    let stats_job = state.jobs.register("page-stats");
     let stats_task = tokio::spawn(async move {
         let mut tick = tokio::time::interval(STATS_INTERVAL);
         loop {
@@ -135,7 +137,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
             let s = stats_state.clone();
             let rotated = stats_state.db.write(move |tx| s.visits.rotate_salt(tx)).await;
-            if let Err(e) = rotated.and(stats::flush_and_refresh(&stats_state).await) {
+            if let Err(e) = stats_job.report(rotated.and(stats::flush_and_refresh(&stats_state).await)) {
                 tracing::warn!("page view counts not written: {e}");
             }
             if let Err(e) = banner::refresh(&stats_state).await {
@@ -157,6 +159,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
         }
     });
     let maintenance_state = state.clone();
+    let maintenance_job = state.jobs.register("maintenance");
     let maintenance_task = tokio::spawn(async move {
         let mut tick = tokio::time::interval(MAINTENANCE_INTERVAL);
         loop {
@@ -165,7 +168,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
                 .db
                 .write(|tx| Ok(crate::admin::keys::prune_expired(tx)? + crate::admin::keys::prune_login_logs(tx)?))
                 .await;
-            match pruned {
+            match maintenance_job.report(pruned) {
                 Ok(0) => {}
                 Ok(n) => tracing::info!("maintenance: removed {n} expired sessions and old login log rows"),
                 Err(e) => tracing::warn!("maintenance failed: {e}"),
@@ -174,14 +177,18 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     });
     let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
     let db = state.db.clone();
+    let checkpoint_job = state.jobs.register("wal-checkpoint");
     let checkpoint_task = tokio::spawn(async move {
         let mut tick = tokio::time::interval(CHECKPOINT_INTERVAL);
         loop {
             tick.tick().await;
             let db = db.clone();
             match tokio::task::spawn_blocking(move || db.checkpoint_passive()).await {
-                Ok(Ok(_)) => {}
-                Ok(Err(e)) => tracing::warn!("background WAL checkpoint failed: {e}"),
+                Ok(Ok(_)) => checkpoint_job.succeeded(),
+                Ok(Err(e)) => {
+                    tracing::warn!("background WAL checkpoint failed: {e}");
+                    checkpoint_job.failed(e);
+                }
                 Err(e) => tracing::warn!("background WAL checkpoint stopped: {e}"),
             }
         }

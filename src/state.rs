@@ -38,6 +38,8 @@ pub struct Inner {
     pub hasher: Hasher,
     /// The gate for CPU-heavy jobs (hashing, images).
     pub heavy_work: crate::heavy::HeavyWork,
+    /// Background jobs' and upstream calls' status, for the health check and metrics.
+    pub jobs: crate::jobs::Jobs,
     pub auth_limiter: AuthLimiter,
     pub login_throttle: LoginThrottle,
     pub challenges: Challenges,
