@@ -117,6 +117,9 @@ pub async fn serve(
     for task in tasks {
         task.abort();
     }
+    if let Err(e) = state.keys.flush_usage().await {
+        tracing::warn!("could not write the last API key usage: {e}");
+    }
     if let Err(e) = stats::flush_and_refresh(&state).await {
         tracing::warn!("could not write the last page views: {e}");
     }

@@ -243,22 +243,40 @@ async fn the_public_key_is_stable_and_limited_per_caller() {
 }
 
 #[tokio::test]
-async fn keys_and_counts_answered_2xx_survive_kill_9() {
+async fn keys_and_counts_survive_kill_9_after_the_flush_interval_and_a_clean_stop_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let data_dir = dir.path().join("data");
-    let mut server = Server::launch(Launch { data_dir: Some(data_dir.clone()), ..Default::default() });
+    let launch = || Launch { data_dir: Some(data_dir.clone()), ..Default::default() };
+    let mut server = Server::launch(launch());
     let owner = browser(&server);
     let key = new_key(&owner, &server, "durable").await;
     for _ in 0..7 {
         assert_eq!(keyed(&server, &key, "/api/v1/commands/popular").await.status(), StatusCode::OK);
     }
+    tokio::time::sleep(fanhub::keys::usage::FLUSH_INTERVAL + Duration::from_millis(500)).await;
     server.kill9();
-    let server = Server::launch(Launch { data_dir: Some(data_dir), ..Default::default() });
+    let mut server = Server::launch(launch());
     let listed = my_keys(&owner, &server).await;
     assert_eq!(listed.len(), 1, "the owner cookie still finds the key");
-    assert_eq!(listed[0]["requests"], 7);
+    assert_eq!(listed[0]["requests"], 7, "counts older than the flush interval survive kill -9");
     assert!(listed[0]["lastUsed"].is_string());
-    assert_eq!(keyed(&server, &key, "/api/v1/stats").await.status(), StatusCode::OK);
+    for _ in 0..5 {
+        assert_eq!(keyed(&server, &key, "/api/v1/stats").await.status(), StatusCode::OK);
+    }
+    server.stop();
+    let server = Server::launch(launch());
+    assert_eq!(my_keys(&owner, &server).await[0]["requests"], 12, "a clean stop writes the queued counts");
+}
+
+#[tokio::test]
+async fn the_owner_sees_every_answered_call_at_once() {
+    let server = Server::start();
+    let owner = browser(&server);
+    let key = new_key(&owner, &server, "fresh counts").await;
+    for _ in 0..3 {
+        assert_eq!(keyed(&server, &key, "/api/v1/stats").await.status(), StatusCode::OK);
+    }
+    assert_eq!(my_keys(&owner, &server).await[0]["requests"], 3, "listing writes the queued counts first");
 }
 
 #[tokio::test]
@@ -350,9 +368,13 @@ async fn v1_site_endpoints_report_what_the_server_measured() {
     assert_eq!(db["database"]["tables"]["api_keys"], 2, "the public key and this one");
     assert_eq!(db["database"]["journalMode"], "wal");
     assert!(db["database"]["lastBackup"].is_null());
+    tokio::time::sleep(fanhub::keys::usage::FLUSH_INTERVAL + Duration::from_millis(500)).await;
     let site_check = json(get("/api/database").await).await;
     assert_eq!(site_check["database"]["tables"]["api_keys"], 2, "the site's check is the same: {site_check}");
-    assert!(site_check["database"]["tables"]["api_key_hourly"].as_i64().unwrap() >= 1, "usage is in the database");
+    assert!(
+        site_check["database"]["tables"]["api_key_hourly"].as_i64().unwrap() >= 1,
+        "usage is in the database within the flush interval"
+    );
     let admin_key = common::admin_key(&server);
     let res = client().get(server.url("/api/admin/backup")).header("x-admin-key", &admin_key).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);

@@ -1,5 +1,5 @@
 //! The check in front of every keyed call: the `X-API-Key` header, the key's rate limits, usage
-//! counting (committed before the answer leaves), and the `X-RateLimit-*` headers on every answer.
+//! counting (queued; written within a second), and the `X-RateLimit-*` headers on every answer.
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
@@ -49,10 +49,10 @@ pub async fn require_api_key(State(state): State<AppState>, mut req: Request, ne
     }
     req.extensions_mut().insert(ApiCaller(key.clone()));
     let hit = Hit { key_id: key.id, at_ms: now.as_millisecond(), ip: client.ip };
-    let (recorded, mut res) = tokio::join!(state.keys.record(hit), next.run(req));
-    if let Err(e) = recorded {
-        res = e.into_response();
+    if let Err(e) = state.keys.record(hit) {
+        return e.into_response();
     }
+    let mut res = next.run(req).await;
     add_headers(res.headers_mut(), &verdict);
     res
 }

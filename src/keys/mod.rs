@@ -130,8 +130,13 @@ impl KeyRing {
         self.live.write().unwrap_or_else(|p| p.into_inner()).retain(|_, k| k.id != id);
     }
 
-    pub async fn record(&self, hit: store::Hit) -> Result<(), ApiError> {
-        self.usage.record(hit).await
+    pub fn record(&self, hit: store::Hit) -> Result<(), ApiError> {
+        self.usage.record(hit)
+    }
+
+    /// Writes the queued usage counts, so what is read next includes every answered call.
+    pub async fn flush_usage(&self) -> Result<(), ApiError> {
+        self.usage.flush().await
     }
 
     pub fn forget_idle(&self) {
@@ -246,6 +251,7 @@ pub(crate) async fn list_keys(State(state): State<AppState>, headers: HeaderMap)
     let keys = if caller.is_nobody() {
         Vec::new()
     } else {
+        state.keys.flush_usage().await?;
         state.db.read(move |c| store::list(c, caller.user_id, caller.token_hash.as_deref())).await?
     };
     Ok(axum::Json(KeyList { success: true, keys }).into_response())
