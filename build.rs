@@ -20,6 +20,7 @@ const UI_INPUTS: &[&str] = &[
     "ui/vite.config.ts",
     "ui/tsconfig.json",
     "ui/scripts/precompress.mjs",
+    "ui/scripts/prerender.mjs",
 ];
 
 fn main() {

@@ -315,3 +315,32 @@ fn page_texts_must_match_the_route_table() {
     assert!(err.contains("the route \"/guides\" has no [[pages]] entry"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
 }
+
+#[tokio::test]
+async fn the_home_shell_carries_its_first_screen_filled_from_the_site_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundled = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/site.toml")).unwrap();
+    let hostile = r#"title = "Vote </h1><script>alert(1)</script> & \"win\"""#;
+    let text = bundled
+        .replacen(r#"title = "Build. Vote. Take Command.""#, hostile, 1)
+        .replacen(r#"short_name = "Election Hub""#, r#"short_name = "Ünion Hub""#, 1);
+    assert_ne!(text, bundled, "the bundled hero title and short name are where this test expects them");
+    let site = dir.path().join("site.toml");
+    std::fs::write(&site, text).unwrap();
+    let server =
+        Server::launch(Launch { args: vec!["--site".into(), site.display().to_string()], ..Default::default() });
+    let home = client().get(server.url("/")).send().await.unwrap().text().await.unwrap();
+    let app = between(&home, "<div id=\"app\">", "</main>").expect("the home shell carries its first screen");
+    assert!(
+        app.contains(">Vote &lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;win&quot;</h1>"),
+        "the hero title, escaped: {app}"
+    );
+    assert!(app.contains(">Ü</span>") && app.contains(">Ünion Hub</span>"), "the logo initial and the short name");
+    let settings = json(client().get(server.url("/api/site")).send().await.unwrap()).await;
+    let subtitle = settings["hero"]["subtitle"].as_str().unwrap();
+    assert!(app.contains(&attr(subtitle)), "the subtitle");
+    assert!(!app.contains('\u{27e6}') && !app.contains('\u{27e7}'), "no token is left");
+    assert!(!home.contains("<script>alert(1)"));
+    let commands = client().get(server.url("/commands")).send().await.unwrap().text().await.unwrap();
+    assert!(commands.contains("<div id=\"app\"></div>"), "routes without a first screen are rendered by the app");
+}

@@ -30,7 +30,12 @@ pub struct Bundle {
     files: HashMap<String, Asset>,
     template: Asset,
     manifest: Option<serde_json::Value>,
+    /// Page module name -> its first screen with site-setting tokens (`ui/scripts/prerender.mjs`).
+    first_screens: HashMap<String, String>,
 }
+
+/// Where the UI build writes the pages' first screens; read by the shell, not served.
+const FIRST_SCREENS: &str = "prerender/";
 
 /// Vite's manifest (`build.manifest` in ui/vite.config.ts): which chunk holds which page.
 const MANIFEST: &str = "vite-manifest.json";
@@ -69,7 +74,16 @@ impl Bundle {
         }
         let template = files.remove("index.html").expect("ui/dist/index.html is baked into the binary by build.rs");
         let manifest = files.remove(MANIFEST).and_then(|m| serde_json::from_slice(&m.identity).ok());
-        Self { files, template, manifest }
+        let screen_paths: Vec<String> = files.keys().filter(|p| p.starts_with(FIRST_SCREENS)).cloned().collect();
+        let first_screens = screen_paths
+            .into_iter()
+            .filter_map(|path| {
+                let asset = files.remove(&path)?;
+                let page = path.strip_prefix(FIRST_SCREENS)?.strip_suffix(".html")?.to_string();
+                Some((page, String::from_utf8(asset.identity.into_owned()).ok()?))
+            })
+            .collect();
+        Self { files, template, manifest, first_screens }
     }
 
     /// The shell template: `ui/index.html` as Vite built it.
@@ -86,6 +100,12 @@ impl Bundle {
     pub fn social_image_path(&self) -> Option<String> {
         let image = self.files.get(SOCIAL_IMAGE)?;
         Some(format!("/{SOCIAL_IMAGE}?v={}", &image.etag.to_str().unwrap_or_default().trim_matches('"')[..8]))
+    }
+
+    /// The first screen of a page module (e.g. `Home`), with its site-setting tokens, when the
+    /// UI build rendered one.
+    pub fn first_screen(&self, page: &str) -> Option<&str> {
+        self.first_screens.get(page).map(String::as_str)
     }
 
     /// A bundled file by its path without the leading slash (never the shell).

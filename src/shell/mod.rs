@@ -8,6 +8,7 @@
 //! comes from the request's `Host`, so at most `MAX_ORIGINS` origins are kept and any further
 //! one is rendered per request, uncompressed.
 
+pub(crate) mod first_screen;
 pub mod head;
 pub mod origin;
 pub(crate) mod seo;
@@ -27,6 +28,8 @@ pub use seo::router;
 
 /// Where the head goes in `ui/index.html`.
 const HEAD_MARKER: &str = "<!--fanhub:head-->";
+/// The app's root element in `ui/index.html`: a page's first screen goes inside it.
+const APP_ROOT: &str = r#"<div id="app"></div>"#;
 
 /// The title of the not-found page (the app's 404 screen shows the same heading).
 pub const NOT_FOUND_TITLE: &str = "404 Page Not Found";
@@ -38,6 +41,8 @@ pub struct Shells {
     after: String,
     /// Per route of `ROUTES` (same index): the chunks to modulepreload.
     chunks: Vec<Vec<String>>,
+    /// Per route of `ROUTES` (same index): its first screen with site-setting tokens, if built.
+    first_screens: Vec<Option<String>>,
     /// The bundled social image's path (`/social-card.png?v=...`).
     bundled_image: Option<String>,
     cache: RwLock<Cache>,
@@ -63,7 +68,15 @@ impl Shells {
             },
         };
         let chunks = ROUTES.iter().map(|r| page_chunks(bundle.manifest(), r.page)).collect();
-        Self { before, after, chunks, bundled_image: bundle.social_image_path(), cache: RwLock::new(Cache::default()) }
+        let first_screens = ROUTES.iter().map(|r| bundle.first_screen(r.page).map(str::to_string)).collect();
+        Self {
+            before,
+            after,
+            chunks,
+            first_screens,
+            bundled_image: bundle.social_image_path(),
+            cache: RwLock::new(Cache::default()),
+        }
     }
 
     /// The shell for `route` (`None`: the not-found page, answered with 404).
@@ -139,11 +152,30 @@ impl Shells {
             site_json,
         };
         let head = head::render(&head);
-        let mut out = String::with_capacity(self.before.len() + head.len() + self.after.len());
+        let first_screen = index.and_then(|i| self.first_screen(i, site_json));
+        let mut out = String::with_capacity(self.before.len() + head.len() + self.after.len() + 16 * 1024);
         out.push_str(&self.before);
         out.push_str(&head);
-        out.push_str(&self.after);
+        match first_screen {
+            Some(screen) => out.push_str(&self.after.replacen(APP_ROOT, &format!(r#"<div id="app">{screen}</div>"#), 1)),
+            None => out.push_str(&self.after),
+        }
         out
+    }
+
+    /// The route's first screen filled with the site's settings, when the build rendered one.
+    fn first_screen(&self, index: usize, site_json: &[u8]) -> Option<String> {
+        let template = self.first_screens[index].as_deref()?;
+        let filled = serde_json::from_slice(site_json)
+            .map_err(|e| e.to_string())
+            .and_then(|site| first_screen::fill(template, &site));
+        match filled {
+            Ok(html) => Some(html),
+            Err(e) => {
+                tracing::warn!("{} is served without its first screen: {e}", ROUTES[index].path);
+                None
+            }
+        }
     }
 }
 

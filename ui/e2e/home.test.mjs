@@ -30,6 +30,41 @@ describe('home page', () => {
       env.assertNoConsoleErrors(page);
     });
 
+    it(`the first screen comes painted in the shell and the app hydrates it in place (${vp})`, async () => {
+      const site = await env.api('/api/site');
+      const shell = await (await env.fetch('/')).text();
+      const app = shell.slice(shell.indexOf('<div id="app">'), shell.indexOf('</main>'));
+      assert.ok(app.includes(`>${site.hero.title}</h1>`), 'the hero title is in the HTML');
+      assert.ok(!/[\u27e6\u27e7]/.test(app), 'no site-setting token is left');
+      const page = await env.open(vp, null, {
+        setup: (p) =>
+          p.addInitScript(() => {
+            // Everything the app removes while it starts, and every layout shift.
+            window.__removed = [];
+            new MutationObserver((records) => {
+              for (const r of records) for (const n of r.removedNodes) if (n.nodeType === 1) window.__removed.push(n.outerHTML.slice(0, 80));
+            }).observe(document, { childList: true, subtree: true });
+            window.__shift = 0;
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries()) window.__shift += e.value;
+            }).observe({ type: 'layout-shift', buffered: true });
+          }),
+      });
+      await page.goto('/');
+      const heading = await page.evaluateHandle(() => document.querySelector('h1'));
+      await hasCount(page.getByTestId('feature-card'), 6);
+      await hasText(page, /\b100\+ commands/i);
+      assert.ok(await page.evaluate((h) => h === document.querySelector('h1') && h.isConnected, heading), 'the same h1 node');
+      const removed = await page.evaluate(() => window.__removed);
+      // Only the command-count placeholder gives way (to the count from /api/stats).
+      assert.ok(removed.every((html) => html.includes('animate-pulse')), `removed while starting: ${removed.join(' | ')}`);
+      assert.ok((await page.evaluate(() => window.__shift)) < 0.02, 'no layout shift worth the name');
+      // Hydrated: client-side navigation and the shell's buttons work.
+      await page.getByRole('link', { name: /browse commands/i }).click();
+      await atPath(page, '/commands');
+      env.assertNoConsoleErrors(page);
+    });
+
     it(`six features, four quick-start cards, three showcase cards (${vp})`, async () => {
       const site = await env.api('/api/site');
       assert.equal(site.features.length, 6, 'site.toml has six features');

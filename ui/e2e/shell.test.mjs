@@ -88,8 +88,9 @@ async function privacyState(dialog) {
 const DEFAULTS = { ipLogging: false, analytics: false, functional: true, marketing: false, functionalDisabled: true };
 
 /** The shell without its head: the same on every route (the head carries each route's title, description, link card). */
+/** The shell after its head, with the app root emptied (the home shell carries its first screen in it). */
 function shellBody(html) {
-  return html.slice(html.indexOf('</head>'));
+  return html.slice(html.indexOf('</head>')).replace(/<div id="app">[\s\S]*<\/div>(\s*<\/body>)/, '<div id="app"></div>$1');
 }
 
 async function privacyCookie(context) {

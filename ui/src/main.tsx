@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { hydrate, render } from 'preact';
 import App from './App';
 import { queryClient } from './lib/queryClient';
 import { seedSiteFromShell } from './lib/site';
@@ -6,4 +6,7 @@ import './index.css';
 
 seedSiteFromShell(queryClient);
 const root = document.getElementById('app');
-if (root) render(<App />, root);
+// A shell that carries its page's first screen (src/shell/first_screen.rs) is hydrated in place, so
+// what is already painted stays where it is.
+if (root?.firstElementChild) hydrate(<App />, root);
+else if (root) render(<App />, root);

@@ -7,6 +7,7 @@ import { NAV_ITEMS, isActivePath } from './NavItems';
 import { Dialog } from './ui/Dialog';
 import { Skeleton } from './ui/Skeleton';
 import { cn } from './ui/cn';
+import { initialOf } from '../lib/prerender';
 
 export interface NavigationProps {
   onOpenPrivacy: () => void;
@@ -83,7 +84,7 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
       <div className="mx-auto flex h-full max-w-7xl items-center gap-2 px-4">
         <Link href="/" className="mr-2 flex min-w-0 items-center gap-2 rounded-lg font-bold whitespace-nowrap text-white md:shrink-0">
           <span aria-hidden="true" className="flex h-8 w-8 shrink-0 items-center justify-center rounded-lg bg-violet-600 text-sm">
-            {site ? site.shortName.slice(0, 1) : ''}
+            {site ? initialOf(site.shortName) : ''}
           </span>
           {site ? <span className="truncate md:max-lg:sr-only">{site.shortName}</span> : <Skeleton className="h-5 w-24" />}
         </Link>
