@@ -343,4 +343,23 @@ async fn the_home_shell_carries_its_first_screen_filled_from_the_site_file() {
     assert!(!home.contains("<script>alert(1)"));
     let commands = client().get(server.url("/commands")).send().await.unwrap().text().await.unwrap();
     assert!(commands.contains("<div id=\"app\"></div>"), "routes without a first screen are rendered by the app");
+    assert!(commands.contains("<link rel=\"stylesheet\"") && !commands.contains("<style>"));
+}
+
+#[tokio::test]
+async fn the_home_shell_inlines_the_stylesheet_that_the_csp_pins_by_hash() {
+    use base64::Engine;
+    use sha2::{Digest, Sha256};
+    let server = Server::start();
+    let res = client().get(server.url("/")).send().await.unwrap();
+    let csp = res.headers()["content-security-policy"].to_str().unwrap().to_string();
+    let home = res.text().await.unwrap();
+    assert!(!home.contains("<link rel=\"stylesheet\""), "the stylesheet is not fetched separately");
+    let css = between(&home, "<style>", "</style>").expect("the stylesheet is inline");
+    assert!(css.len() > 10_000, "the whole stylesheet");
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(css.as_bytes()));
+    assert!(csp.contains(&format!("style-src 'self' 'sha256-{hash}';")), "{csp}");
+    assert!(csp.contains("script-src 'self';") && !csp.contains("unsafe-inline"), "{csp}");
+    let api = client().get(server.url("/api/health")).send().await.unwrap();
+    assert_eq!(api.headers()["content-security-policy"].to_str().unwrap(), csp, "one policy for every answer");
 }

@@ -147,6 +147,11 @@ impl Asset {
         }
     }
 
+    /// The file's bytes as built (not compressed).
+    pub fn bytes(&self) -> &[u8] {
+        &self.identity
+    }
+
     pub fn etag(&self) -> &HeaderValue {
         &self.etag
     }

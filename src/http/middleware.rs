@@ -18,9 +18,16 @@ use crate::state::AppState;
 pub const MAX_URI_BYTES: usize = 4096;
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-img-src 'self' data: https:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
-form-action 'self'; frame-ancestors 'none'";
+/// The Content-Security-Policy of every answer; `style_sources` are added to `style-src 'self'`
+/// (the hash of the stylesheet the shells inline, see `shell::Shells`).
+pub fn content_security_policy(style_sources: &str) -> HeaderValue {
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self'{style_sources}; img-src 'self' data: https:; \
+         font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
+         frame-ancestors 'none'"
+    );
+    HeaderValue::from_str(&policy).expect("a valid Content-Security-Policy")
+}
 
 static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -77,7 +84,7 @@ pub async fn request_context(
     }
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    headers.insert(header::CONTENT_SECURITY_POLICY, state.shells.content_security_policy().clone());
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     res
 }

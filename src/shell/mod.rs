@@ -43,6 +43,10 @@ pub struct Shells {
     chunks: Vec<Vec<String>>,
     /// Per route of `ROUTES` (same index): its first screen with site-setting tokens, if built.
     first_screens: Vec<Option<String>>,
+    /// The app's stylesheet link and the stylesheet itself: a shell with a first screen carries it
+    /// inline, so the first paint waits for no other request.
+    inline_style: Option<(String, String)>,
+    content_security_policy: HeaderValue,
     /// The bundled social image's path (`/social-card.png?v=...`).
     bundled_image: Option<String>,
     cache: RwLock<Cache>,
@@ -69,14 +73,27 @@ impl Shells {
         };
         let chunks = ROUTES.iter().map(|r| page_chunks(bundle.manifest(), r.page)).collect();
         let first_screens = ROUTES.iter().map(|r| bundle.first_screen(r.page).map(str::to_string)).collect();
+        let inline_style = stylesheet(bundle, &after);
+        let style_hash = inline_style.as_ref().map_or(String::new(), |(_, css)| {
+            use base64::Engine;
+            use sha2::{Digest, Sha256};
+            format!(" 'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(css.as_bytes())))
+        });
         Self {
             before,
             after,
             chunks,
             first_screens,
+            inline_style,
+            content_security_policy: crate::http::middleware::content_security_policy(&style_hash),
             bundled_image: bundle.social_image_path(),
             cache: RwLock::new(Cache::default()),
         }
+    }
+
+    /// The Content-Security-Policy of every answer (it allows the inlined stylesheet by its hash).
+    pub fn content_security_policy(&self) -> &HeaderValue {
+        &self.content_security_policy
     }
 
     /// The shell for `route` (`None`: the not-found page, answered with 404).
@@ -157,7 +174,13 @@ impl Shells {
         out.push_str(&self.before);
         out.push_str(&head);
         match first_screen {
-            Some(screen) => out.push_str(&self.after.replacen(APP_ROOT, &format!(r#"<div id="app">{screen}</div>"#), 1)),
+            Some(screen) => {
+                let mut after = self.after.replacen(APP_ROOT, &format!(r#"<div id="app">{screen}</div>"#), 1);
+                if let Some((link, css)) = &self.inline_style {
+                    after = after.replacen(link, &format!("<style>{css}</style>"), 1);
+                }
+                out.push_str(&after);
+            }
             None => out.push_str(&self.after),
         }
         out
@@ -177,6 +200,21 @@ impl Shells {
             }
         }
     }
+}
+
+/// The app's one stylesheet link in the shell template (after the head marker) and its text,
+/// when there is exactly one and it can sit in a `<style>` element.
+fn stylesheet(bundle: &Bundle, after_head: &str) -> Option<(String, String)> {
+    const START: &str = "<link rel=\"stylesheet\"";
+    let mut links =
+        after_head.match_indices(START).filter_map(|(i, _)| Some(&after_head[i..i + after_head[i..].find('>')? + 1]));
+    let link = links.next()?;
+    if links.next().is_some() {
+        return None;
+    }
+    let href = link.split("href=\"").nth(1)?.split('"').next()?;
+    let css = std::str::from_utf8(bundle.file(href.strip_prefix('/')?)?.bytes()).ok()?;
+    (!css.contains("</")).then(|| (link.to_string(), css.to_string()))
 }
 
 /// The files of a page's lazy chunk and of the chunks it imports, from Vite's manifest
