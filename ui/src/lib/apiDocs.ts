@@ -107,8 +107,9 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
     signature: 'GET /api/v1/stats',
     example: '/stats',
     needsKey: true,
-    description: 'The public counters of the site: users, visitors, page views, commands and guides.',
-    response: '{users, monthlyVisitors, pageViews, commands, guides, discordMembers, startedAt}',
+    description:
+      'The public counters of the site: users, visitors, page views, commands and guides; the satisfaction (average command rating as a percentage) and how many ratings it rests on; the audience an advertiser reaches (registered members); members of the community chat. A figure the server cannot measure is null.',
+    response: '{users, monthlyVisitors, pageViews, commands, guides, discordMembers, userSatisfaction, ratingCount, targetedAudience, startedAt}',
   },
   EVENTS,
   {
