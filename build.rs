@@ -59,9 +59,12 @@ fn main() {
     }
 }
 
-/// What `fanhub --version` prints besides the version: the commit (`git rev-parse`, or
-/// FANHUB_COMMIT when building from a tarball without .git), the build date (UTC, or the date of
-/// SOURCE_DATE_EPOCH for reproducible builds) and the target triple.
+/// What `fanhub --version` prints besides the version: the commit, the build date (UTC, or the
+/// date of SOURCE_DATE_EPOCH for reproducible builds) and the target triple.
+/// The commit is FANHUB_COMMIT when set (scripts/release sets it, so release binaries always name
+/// theirs), else `git rev-parse` when this script runs ("unknown" without .git). Git's refs are
+/// deliberately not rerun-if-changed inputs: that would rebuild the whole package, every test
+/// binary included, after each commit; a plain `cargo build` may name an older commit.
 fn build_info(root: &Path) {
     println!("cargo:rerun-if-env-changed=FANHUB_COMMIT");
     println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
@@ -80,18 +83,6 @@ fn build_info(root: &Path) {
         .filter(|c| !c.trim().is_empty())
         .or_else(|| git(&["rev-parse", "--short=12", "HEAD"]))
         .unwrap_or_else(|| "unknown".into());
-    // A new commit or checkout changes HEAD (in a worktree: its own HEAD) or the branch's ref.
-    if let Some(head) = git(&["rev-parse", "--git-path", "HEAD"]) {
-        rerun_if_exists(root, &head);
-    }
-    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-        if let Some(reference) = git(&["rev-parse", "--git-path", &branch]) {
-            rerun_if_exists(root, &reference);
-        }
-        if let Some(packed) = git(&["rev-parse", "--git-path", "packed-refs"]) {
-            rerun_if_exists(root, &packed);
-        }
-    }
     let epoch =
         std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or_else(|| {
             SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
@@ -99,13 +90,6 @@ fn build_info(root: &Path) {
     println!("cargo:rustc-env=FANHUB_COMMIT={commit}");
     println!("cargo:rustc-env=FANHUB_BUILD_DATE={}", civil_date(epoch));
     println!("cargo:rustc-env=FANHUB_TARGET={}", std::env::var("TARGET").unwrap_or_default());
-}
-
-fn rerun_if_exists(root: &Path, path: &str) {
-    let path = root.join(path);
-    if path.exists() {
-        println!("cargo:rerun-if-changed={}", path.display());
-    }
 }
 
 /// YYYY-MM-DD (UTC) of a Unix time, without a date crate (Howard Hinnant's days_from_civil inverse).
