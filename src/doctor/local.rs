@@ -240,11 +240,9 @@ fn check_database(path: &Path) -> Vec<Check> {
         match Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX) {
             Ok(conn) => conn,
             Err(e) => {
-                return vec![Check::fail(
-                    "database",
-                    format!("cannot open {}: {e}", path.display()),
-                    RUN_AS_SERVICE_USER,
-                )];
+                let dir = path.parent().unwrap_or(Path::new(".")).display().to_string();
+                let fix = RUN_AS_SERVICE_USER.replace("DIR", &dir);
+                return vec![Check::fail("database", format!("cannot open {}: {e}", path.display()), fix)];
             }
         };
     let _ = conn.busy_timeout(Duration::from_secs(3));
