@@ -27,6 +27,7 @@ fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let ui = root.join("ui");
     println!("cargo:rerun-if-env-changed=FANHUB_SKIP_UI");
+    build_info(&root);
     // include_dir! does not tell cargo about the files it bakes in.
     println!("cargo:rerun-if-changed=data");
     for input in UI_INPUTS {
@@ -57,6 +58,53 @@ fn main() {
     if ui_is_stale(&root, &index) {
         run(Command::new(npm()).args(["run", "build"]).current_dir(&ui), "npm run build (the Vite build of ui/)");
     }
+}
+
+/// What `fanhub --version` prints besides the version: the commit, the build date (UTC, or the
+/// date of SOURCE_DATE_EPOCH for reproducible builds) and the target triple.
+/// The commit is FANHUB_COMMIT when set (scripts/release sets it, so release binaries always name
+/// theirs), else `git rev-parse` when this script runs ("unknown" without .git). Git's refs are
+/// deliberately not rerun-if-changed inputs: that would rebuild the whole package, every test
+/// binary included, after each commit; a plain `cargo build` may name an older commit.
+fn build_info(root: &Path) {
+    println!("cargo:rerun-if-env-changed=FANHUB_COMMIT");
+    println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let commit = std::env::var("FANHUB_COMMIT")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .or_else(|| git(&["rev-parse", "--short=12", "HEAD"]))
+        .unwrap_or_else(|| "unknown".into());
+    let epoch =
+        std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or_else(|| {
+            SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+        });
+    println!("cargo:rustc-env=FANHUB_COMMIT={commit}");
+    println!("cargo:rustc-env=FANHUB_BUILD_DATE={}", civil_date(epoch));
+    println!("cargo:rustc-env=FANHUB_TARGET={}", std::env::var("TARGET").unwrap_or_default());
+}
+
+/// YYYY-MM-DD (UTC) of a Unix time, without a date crate (Howard Hinnant's days_from_civil inverse).
+fn civil_date(epoch_secs: i64) -> String {
+    let z = epoch_secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }
 
 fn npm() -> &'static str {

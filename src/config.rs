@@ -6,8 +6,20 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use ipnet::IpNet;
 
+/// `fanhub --version`: the version, the commit, the build date and the target (set by build.rs).
+pub const VERSION_LINE: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("FANHUB_COMMIT"),
+    ", built ",
+    env!("FANHUB_BUILD_DATE"),
+    ", ",
+    env!("FANHUB_TARGET"),
+    ")"
+);
+
 #[derive(Debug, Parser)]
-#[command(name = "fanhub", version, about = "A self-hosted fan-community site in one binary")]
+#[command(name = "fanhub", version = VERSION_LINE, about = "A self-hosted fan-community site in one binary")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -27,6 +39,9 @@ pub enum Command {
     },
     /// Write a consistent copy of the live database to FILE (safe while serving).
     Backup { file: PathBuf },
+    /// Check a setup before going live (site file, data dir, database, listen address, upstreams);
+    /// safe next to a running server. Exit code 1 when a check fails.
+    Doctor,
 }
 
 #[derive(Debug, Clone, clap::Args)]
