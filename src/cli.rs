@@ -31,6 +31,7 @@ pub fn main() -> ExitCode {
         Command::Serve => run_serve(cli.options, logs),
         Command::AdminKey { name } => run_admin_key(&cli.options, &name),
         Command::Backup { file } => run_backup(&cli.options, &file),
+        Command::Restore { file } => crate::backup::restore::run(&cli.options, &file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
