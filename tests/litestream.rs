@@ -63,6 +63,8 @@ async fn litestream_keeps_every_write_acknowledged_a_sync_interval_before_a_kill
     let res = c.post(server.url("/api/auth/register")).json(&json!({"username": "streamer", "password": "123456"})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let uid = json(res).await["user"]["id"].as_i64().unwrap();
+    let res = c.post(server.url("/api/auth/login")).json(&json!({"username": "streamer", "password": "123456"})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
     let commands = json(c.get(server.url("/api/commands")).send().await.unwrap()).await;
     let ids: Vec<i64> = commands.as_array().unwrap().iter().map(|c| c["id"].as_i64().unwrap()).collect();
     assert!(ids.len() >= 40, "only {} commands to favourite", ids.len());

@@ -74,11 +74,11 @@ pub fn prune(dir: &Path, keep: usize) -> Result<Vec<String>, String> {
     Ok(removed)
 }
 
-/// Temporary files of backups a kill interrupted.
+/// Temporary files of backups a kill interrupted (every hidden name in `backups/` is one).
 pub fn remove_partials(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
-        if entry.file_name().to_str().is_some_and(|n| n.starts_with(PARTIAL) || n.starts_with(&format!(".{PREFIX}"))) {
+        if entry.file_name().to_str().is_some_and(|n| n.starts_with('.')) {
             let _ = std::fs::remove_file(entry.path());
         }
     }

@@ -56,10 +56,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = DataDirLock::shared(dir.path()).unwrap();
         let b = DataDirLock::shared(dir.path()).unwrap();
-        assert!(DataDirLock::exclusive(dir.path()).unwrap_err().contains("stop it first"));
+        assert!(DataDirLock::exclusive(dir.path()).err().unwrap().contains("stop it first"));
         drop((a, b));
         let restore = DataDirLock::exclusive(dir.path()).unwrap();
-        assert!(DataDirLock::shared(dir.path()).unwrap_err().contains("being restored"));
+        assert!(DataDirLock::shared(dir.path()).err().unwrap().contains("being restored"));
         drop(restore);
         DataDirLock::shared(dir.path()).unwrap();
     }
