@@ -134,9 +134,9 @@ fn dump(db: &Path) -> Vec<String> {
     let conn = rusqlite::Connection::open(db).unwrap();
     let mut out = Vec::new();
     for table in ["users", "admin_keys", "api_keys", "advertisements", "command_ratings"] {
-        let mut stmt = conn.prepare(&format!("SELECT * FROM {table} ORDER BY rowid")).unwrap();
+        let mut stmt = conn.prepare(&format!("SELECT * FROM {table}")).unwrap();
         let n = stmt.column_count();
-        let rows: Vec<String> = stmt
+        let mut rows: Vec<String> = stmt
             .query_map([], |r| {
                 let cols: Vec<String> =
                     (0..n).map(|i| format!("{:?}", r.get_ref(i).unwrap())).collect();
@@ -146,6 +146,7 @@ fn dump(db: &Path) -> Vec<String> {
             .map(Result::unwrap)
             .collect();
         assert!(!rows.is_empty(), "the test made no {table} rows");
+        rows.sort();
         out.extend(rows);
     }
     out
