@@ -38,6 +38,8 @@ pub fn build_state(
     logs: LogBuffer,
 ) -> Result<AppState, StartError> {
     crate::llm::install_crypto();
+    // The data dir lock first: a restore in progress must not see the database opened under it.
+    let backups = crate::backup::Backups::open(&data_dir, options.backups.clone()).map_err(StartError)?;
     let heavy_work = crate::heavy::HeavyWork::new();
     let llm = secrets.llm.clone().map(|c| crate::llm::LlmClient::new(c, crate::llm::TIMEOUT));
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
@@ -63,7 +65,6 @@ pub fn build_state(
     site.version.build = build_id.clone();
     site.version.started_at = started_at.to_string();
     let site_json = CachedJson::new(&site);
-    let backups = crate::backup::Backups::open(&data_dir, options.backups.clone()).map_err(StartError)?;
     let metrics = std::sync::Arc::new(crate::metrics::Metrics::new(&options.metrics));
     let state = AppState::new(Inner {
         options,
