@@ -325,9 +325,13 @@ async fn a_backup_killed_mid_way_never_leaves_a_half_file_under_a_final_name() {
     let mut killed_during_partial = 0;
     for round in 0..6 {
         let mut s = launch(&["--backup-every", "1s", "--backup-keep", "50"], Some(data.clone()));
-        // Kill at different points of a backup's life.
-        tokio::time::sleep(Duration::from_millis(150 + round * 170)).await;
-        if archives(&data).iter().any(|n| n.starts_with(".partial-")) {
+        // Wait for a backup to be under way, then kill at different points of its life.
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while !archives(&data).iter().any(|n| n.starts_with('.')) && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(round * 40)).await;
+        if archives(&data).iter().any(|n| n.starts_with('.')) {
             killed_during_partial += 1;
         }
         s.kill9();
