@@ -11,7 +11,7 @@ use tower_http::compression::CompressionLayer;
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
 use crate::state::AppState;
-use crate::{accounts, admin, ads, banner, commands, guides, health, keys, openapi, shell, site, stats, v1};
+use crate::{accounts, admin, ads, backup, banner, commands, guides, health, keys, metrics, openapi, shell, site, stats, v1};
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
@@ -27,12 +27,18 @@ pub fn router(state: AppState) -> Router {
     let polled = Router::new().merge(health::router()).merge(stats::router()).merge(banner::router());
     let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
     let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));
-    Router::new()
+    let hosting = Router::new().merge(backup::routes::router(state.clone())).merge(metrics::router());
+    let router = Router::new()
         .merge(content)
         .merge(polled)
         .merge(people)
         .merge(developers)
-        .fallback(fallback)
+        .merge(hosting)
+        .fallback(fallback);
+    // Installed only when metrics are on, so they cost nothing otherwise.
+    let router =
+        if state.metrics.enabled { router.layer(metrics::TrackLayer(state.metrics.clone())) } else { router };
+    router
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .layer(from_fn(csrf::same_origin_writes))
@@ -101,6 +107,8 @@ mod tests {
             temp: false,
             site: None,
             trusted_proxies: vec![],
+            backups: Default::default(),
+            metrics: Default::default(),
         };
         let state =
             crate::server::build_state(options, Secrets::default(), dir.path().to_path_buf(), logs.clone()).unwrap();

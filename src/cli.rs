@@ -32,6 +32,7 @@ pub fn main() -> ExitCode {
         Command::AdminKey { name } => run_admin_key(&cli.options, &name),
         Command::Backup { file } => run_backup(&cli.options, &file),
         Command::Doctor => return crate::doctor::run(&cli.options, Secrets::from_env()),
+        Command::Restore { file } => crate::backup::restore::run(&cli.options, &file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -42,6 +42,8 @@ pub enum Command {
     /// Check a setup before going live (site file, data dir, database, listen address, upstreams);
     /// safe next to a running server. Exit code 1 when a check fails.
     Doctor,
+    /// Put a backup (an archive from DATA_DIR/backups/ or a database file) in place of the data dir's database; the server must be stopped.
+    Restore { file: PathBuf },
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -61,6 +63,10 @@ pub struct Options {
     /// CIDRs whose X-Forwarded-For is believed (comma-separated). Otherwise the client IP is the socket peer.
     #[arg(long = "trusted-proxy", env = "FANHUB_TRUSTED_PROXIES", value_delimiter = ',', global = true)]
     pub trusted_proxies: Vec<IpNet>,
+    #[command(flatten)]
+    pub backups: crate::backup::BackupOptions,
+    #[command(flatten)]
+    pub metrics: crate::metrics::MetricsOptions,
 }
 
 /// Settings read from the environment only (secrets stay out of argv and `ps`).

@@ -38,6 +38,8 @@ pub fn build_state(
     logs: LogBuffer,
 ) -> Result<AppState, StartError> {
     crate::llm::install_crypto();
+    // The data dir lock first: a restore in progress must not see the database opened under it.
+    let backups = crate::backup::Backups::open(&data_dir, options.backups.clone()).map_err(StartError)?;
     let heavy_work = crate::heavy::HeavyWork::new();
     let llm = secrets.llm.clone().map(|c| crate::llm::LlmClient::new(c, crate::llm::TIMEOUT));
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
@@ -63,6 +65,7 @@ pub fn build_state(
     site.version.build = build_id.clone();
     site.version.started_at = started_at.to_string();
     let site_json = CachedJson::new(&site);
+    let metrics = std::sync::Arc::new(crate::metrics::Metrics::new(&options.metrics));
     let state = AppState::new(Inner {
         options,
         secrets,
@@ -94,6 +97,8 @@ pub fn build_state(
         stats_json: CachedJson::new(&()),
         health_json: CachedJson::new(&()),
         banner_json: CachedJson::new(&banner_now),
+        backups,
+        metrics,
     });
     let public =
         state.db.read_blocking(|conn| stats::query_public(conn, &state)).map_err(|e| StartError(e.to_string()))?;
@@ -111,6 +116,8 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let tasks = spawn_background(state.clone());
     let app = app::router(state.clone());
+    let listener = crate::metrics::CountingListener::new(listener, state.metrics.clone());
+    let listener = axum::serve::ListenerExt::tap_io(listener, |_| {});
     let result = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown)
         .await;
@@ -124,7 +131,9 @@ pub async fn serve(
         tracing::warn!("could not write the last page views: {e}");
     }
     let db = state.db.clone();
-    let _ = tokio::task::spawn_blocking(move || db.checkpoint()).await;
+    if !state.options.backups.litestream {
+        let _ = tokio::task::spawn_blocking(move || db.checkpoint()).await;
+    }
     result
 }
 
@@ -179,6 +188,14 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
         }
     });
     let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
+    let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
+    if state.options.backups.backup_every.is_some() {
+        tasks.push(tokio::spawn(crate::backup::schedule(state.clone(), state.jobs.register(crate::backup::JOB))));
+    }
+    // With --litestream, Litestream checkpoints the WAL where its replication wants it.
+    if state.options.backups.litestream {
+        return tasks;
+    }
     let db = state.db.clone();
     let checkpoint_job = state.jobs.register("wal-checkpoint");
     let checkpoint_task = tokio::spawn(async move {
@@ -196,5 +213,6 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
         }
     });
-    vec![stats_task, health_task, maintenance_task, expiry_task, checkpoint_task]
+    tasks.push(checkpoint_task);
+    tasks
 }

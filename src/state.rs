@@ -57,6 +57,9 @@ pub struct Inner {
     pub stats_json: CachedJson,
     pub health_json: CachedJson,
     pub banner_json: CachedJson,
+    /// Scheduled and on-demand backups, and the data dir lock a restore respects.
+    pub backups: crate::backup::Backups,
+    pub metrics: std::sync::Arc<crate::metrics::Metrics>,
 }
 
 #[derive(Clone)]

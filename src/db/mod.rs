@@ -3,6 +3,7 @@
 //! committed transaction across a process kill (only a power cut can lose the last ones).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OpenFlags};
@@ -16,6 +17,35 @@ pub use migrations::{LATEST_VERSION, MigrationError};
 
 const MAX_IDLE_READERS: usize = 8;
 
+/// `PRAGMA application_id` of a fanhub database ("FhB1"), so `fanhub restore` can tell it
+/// from another program's SQLite file.
+pub const APPLICATION_ID: u32 = 0x4668_4231;
+
+/// How the connections are used right now (for /metrics).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PoolStats {
+    pub readers_busy: usize,
+    pub readers_idle: usize,
+    pub writer_busy: usize,
+    pub writes_waiting: usize,
+}
+
+/// Decrements a usage gauge when the work it counts ends, however it ends.
+struct InUse<'a>(&'a AtomicUsize);
+
+impl<'a> InUse<'a> {
+    fn enter(gauge: &'a AtomicUsize) -> Self {
+        gauge.fetch_add(1, Ordering::Relaxed);
+        Self(gauge)
+    }
+}
+
+impl Drop for InUse<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 #[derive(Clone)]
 pub struct Db {
     inner: Arc<DbInner>,
@@ -26,6 +56,9 @@ struct DbInner {
     writer: Mutex<Connection>,
     readers: Mutex<Vec<Connection>>,
     checkpointer: Mutex<Option<Connection>>,
+    readers_busy: AtomicUsize,
+    writer_busy: AtomicUsize,
+    writes_waiting: AtomicUsize,
 }
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
@@ -49,6 +82,10 @@ impl Db {
         let mut writer = Connection::open(path).map_err(MigrationError::Open)?;
         configure(&writer).map_err(MigrationError::Open)?;
         migrations::apply(&mut writer)?;
+        let app_id: u32 = writer.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(MigrationError::Open)?;
+        if app_id == 0 {
+            writer.pragma_update(None, "application_id", APPLICATION_ID).map_err(MigrationError::Open)?;
+        }
         // Commits never run SQLite's automatic checkpoint (its disk syncs would land on whichever
         // request committed); `checkpoint_passive` does that work in the background instead.
         writer.pragma_update(None, "wal_autocheckpoint", 0).map_err(MigrationError::Open)?;
@@ -58,6 +95,9 @@ impl Db {
                 writer: Mutex::new(writer),
                 readers: Mutex::new(Vec::new()),
                 checkpointer: Mutex::new(None),
+                readers_busy: AtomicUsize::new(0),
+                writer_busy: AtomicUsize::new(0),
+                writes_waiting: AtomicUsize::new(0),
             }),
         })
     }
@@ -77,6 +117,7 @@ impl Db {
     }
 
     pub fn read_blocking<T>(&self, f: impl FnOnce(&Connection) -> Result<T, ApiError>) -> Result<T, ApiError> {
+        let _busy = InUse::enter(&self.inner.readers_busy);
         let conn = self.inner.readers.lock().unwrap_or_else(|p| p.into_inner()).pop();
         let conn = match conn {
             Some(c) => c,
@@ -105,11 +146,23 @@ impl Db {
         &self,
         f: impl FnOnce(&rusqlite::Transaction) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
+        let waiting = InUse::enter(&self.inner.writes_waiting);
         let mut conn = self.inner.writer.lock().unwrap_or_else(|p| p.into_inner());
+        drop(waiting);
+        let _busy = InUse::enter(&self.inner.writer_busy);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let value = f(&tx)?;
         tx.commit()?;
         Ok(value)
+    }
+
+    pub fn pool_stats(&self) -> PoolStats {
+        PoolStats {
+            readers_busy: self.inner.readers_busy.load(Ordering::Relaxed),
+            readers_idle: self.inner.readers.lock().unwrap_or_else(|p| p.into_inner()).len(),
+            writer_busy: self.inner.writer_busy.load(Ordering::Relaxed),
+            writes_waiting: self.inner.writes_waiting.load(Ordering::Relaxed),
+        }
     }
 
     /// Writes a consistent copy of the database to `dest` (a new file, written under a temporary

@@ -106,6 +106,21 @@ export interface AdminKey {
   source: 'cli' | 'phrase' | 'direct' | string;
 }
 
+export interface BackupArchive {
+  name: string;
+  sizeBytes: number;
+  createdAt: string;
+}
+
+export interface BackupList {
+  backups: BackupArchive[];
+  every: string | null;
+  keep: number;
+  directory: string;
+  lastSuccess: string | null;
+  lastError: string | null;
+}
+
 export interface HealthCheck {
   name: string;
   status: 'ok' | 'error' | 'not_configured' | string;
@@ -126,6 +141,7 @@ export const ADMIN_KEYS = {
   settings: ['/api/admin/settings'],
   keys: ['/api/admin/keys'],
   health: ['/api/admin/health'],
+  backups: ['/api/admin/backups'],
 } as const;
 
 export const LOGIN_LOGS_PAGE_SIZE = 25;
@@ -271,6 +287,15 @@ export function useAdminKeys() {
   return useQuery<{ keys: AdminKey[] }>(adminQuery(ADMIN_KEYS.keys));
 }
 
+export function useBackups() {
+  return useQuery<BackupList>(adminQuery(ADMIN_KEYS.backups));
+}
+
+/** The download address of one archive (names come from the server's list). */
+export function backupDownloadUrl(name: string): string {
+  return `/api/admin/backups/${encodeURIComponent(name)}`;
+}
+
 export function useAdminHealth() {
   return useQuery<{ checks: HealthCheck[] }>(adminQuery(ADMIN_KEYS.health));
 }
@@ -347,6 +372,10 @@ export function useSaveSettings() {
 
 export function useClearCache() {
   return useAdminMutation<void, { success: boolean; message?: string }>(() => apiRequest('POST', '/api/admin/clear-cache'));
+}
+
+export function useBackupNow() {
+  return useAdminMutation<void, BackupArchive>(() => apiRequest('POST', '/api/admin/backups'));
 }
 
 export function useRevokeKey() {

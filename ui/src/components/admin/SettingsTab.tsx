@@ -19,6 +19,7 @@ import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Button, buttonClass } from '../ui/Button';
 import { Skeleton } from '../ui/Skeleton';
 import { cn } from '../ui/cn';
+import { BackupsCard } from './BackupsCard';
 import { BannerPreview, ConfirmDialog, SectionCard, SkeletonTableRows, TD, TH, TableScroll, failToast } from './shared';
 
 const FALLBACK: BannerColors = { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' };
@@ -31,6 +32,7 @@ export function SettingsTab({ site }: { site: SiteSettings | undefined }) {
         <SystemActions />
         <SystemHealth />
       </div>
+      <BackupsCard />
       <AdminKeys />
     </div>
   );

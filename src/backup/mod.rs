@@ -1,0 +1,179 @@
+//! Backups the server writes by itself, `fanhub restore`, and the data dir lock that keeps a
+//! restore away from a live server.
+//!
+//! A backup is one tar archive, `DATA_DIR/backups/fanhub-YYYYmmdd-HHMMSS.tar`, holding a
+//! consistent copy of the database (`fanhub.db`, written by `VACUUM INTO`) and the `uploads/`
+//! folder. It is written under a hidden temporary name, synced, and renamed: a final name
+//! never holds half a file, even after kill -9.
+
+pub mod archive;
+pub mod lock;
+pub mod restore;
+pub mod routes;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use archive::BackupInfo;
+pub use lock::DataDirLock;
+
+use crate::db::Db;
+use crate::jobs::JobHandle;
+use crate::state::AppState;
+
+/// The job's name in `state.jobs` (and in /metrics).
+pub const JOB: &str = "backup";
+
+/// The command-line settings of this module (flattened into `config::Options`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct BackupOptions {
+    /// Write a backup (database and uploads) into DATA_DIR/backups/ this often, e.g. 24h, 6h, 30m, 1d12h. Default: off.
+    #[arg(long = "backup-every", env = "FANHUB_BACKUP_EVERY", value_parser = parse_every, global = true)]
+    pub backup_every: Option<Duration>,
+    /// How many scheduled and Backup Now archives to keep (the oldest are removed).
+    #[arg(long = "backup-keep", env = "FANHUB_BACKUP_KEEP", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=10_000), global = true)]
+    pub backup_keep: u32,
+    /// Leave WAL checkpoints to Litestream: no background checkpoints and none at shutdown.
+    #[arg(long = "litestream", env = "FANHUB_LITESTREAM", global = true)]
+    pub litestream: bool,
+}
+
+/// Parses `24h`, `30m`, `90s`, `7d`, `1h30m` (units s, m, h, d, w; at least one second).
+pub fn parse_every(text: &str) -> Result<Duration, String> {
+    let bad = || format!("{text:?} is not a duration like 24h, 30m or 1d12h");
+    let mut total: u64 = 0;
+    let mut digits = String::new();
+    let mut parts = 0;
+    for c in text.trim().chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            'w' => 604_800,
+            _ => return Err(bad()),
+        };
+        let n: u64 = digits.parse().map_err(|_| bad())?;
+        total = n.checked_mul(unit).and_then(|v| total.checked_add(v)).ok_or_else(bad)?;
+        digits.clear();
+        parts += 1;
+    }
+    if parts == 0 || !digits.is_empty() {
+        return Err(bad());
+    }
+    if total == 0 || total > 366 * 86_400 {
+        return Err(format!("{text:?}: the backup interval must be between 1s and 366d"));
+    }
+    Ok(Duration::from_secs(total))
+}
+
+/// Shown in the admin panel: `86400` seconds as `24h`.
+pub fn format_every(every: Duration) -> String {
+    let mut secs = every.as_secs();
+    let mut out = String::new();
+    for (unit, size) in [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)] {
+        if secs >= size {
+            out.push_str(&format!("{}{unit}", secs / size));
+            secs %= size;
+        }
+    }
+    out
+}
+
+/// What the server holds for backups: the data dir lock (released by the kernel when the
+/// process dies, so a crashed server never blocks `fanhub restore`) and one-at-a-time writing.
+pub struct Backups {
+    pub dir: PathBuf,
+    pub options: BackupOptions,
+    writing: tokio::sync::Mutex<()>,
+    _lock: DataDirLock,
+}
+
+impl Backups {
+    /// Takes the data dir's shared lock (several servers may share a dir; a restore may not).
+    pub fn open(data_dir: &Path, options: BackupOptions) -> Result<Self, String> {
+        let lock = DataDirLock::shared(data_dir)?;
+        Ok(Self { dir: data_dir.join("backups"), options, writing: Default::default(), _lock: lock })
+    }
+
+    /// Writes one archive now and prunes the oldest beyond `--backup-keep`. `None`: one is
+    /// being written already.
+    pub async fn run_now(&self, db: &Db, data_dir: &Path) -> Option<Result<BackupInfo, String>> {
+        let _writing = self.writing.try_lock().ok()?;
+        let (db, data_dir, dir, keep) = (db.clone(), data_dir.to_owned(), self.dir.clone(), self.options.backup_keep);
+        let result = tokio::task::spawn_blocking(move || {
+            let info = archive::write(&db, &data_dir, &dir)?;
+            let pruned = archive::prune(&dir, keep as usize)?;
+            Ok::<_, String>((info, pruned))
+        })
+        .await
+        .map_err(|e| format!("backup task: {e}"))
+        .and_then(|r| r);
+        Some(result.map(|(info, pruned)| {
+            tracing::info!(
+                "backup written: {} ({} bytes){}",
+                info.name,
+                info.size_bytes,
+                if pruned.is_empty() { String::new() } else { format!("; removed {}", pruned.join(", ")) }
+            );
+            info
+        }))
+    }
+}
+
+/// The scheduled backups: the first one `--backup-every` after the newest archive (at once
+/// when there is none or it is older), then every interval.
+pub async fn schedule(state: AppState, job: JobHandle) {
+    let Some(every) = state.backups.options.backup_every else { return };
+    let dir = state.backups.dir.clone();
+    let newest = tokio::task::spawn_blocking(move || {
+        archive::remove_partials(&dir);
+        archive::list(&dir).ok().and_then(|l| l.into_iter().next())
+    })
+    .await
+    .ok()
+    .flatten();
+    let first = match newest.and_then(|b| b.created_at.parse::<jiff::Timestamp>().ok()) {
+        Some(at) => {
+            let age = jiff::Timestamp::now().as_millisecond().saturating_sub(at.as_millisecond()).max(0) as u64;
+            every.saturating_sub(Duration::from_millis(age))
+        }
+        None => Duration::ZERO,
+    };
+    tracing::info!("backups every {} into {}, keeping {}", format_every(every), state.backups.dir.display(), state.backups.options.backup_keep);
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + first, every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        job.started();
+        match state.backups.run_now(&state.db, &state.data_dir).await {
+            Some(Ok(_)) => job.succeeded(),
+            Some(Err(e)) => {
+                tracing::warn!("scheduled backup failed: {e}");
+                job.failed(e);
+            }
+            None => job.succeeded(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_read_like_humantime() {
+        assert_eq!(parse_every("24h"), Ok(Duration::from_secs(86_400)));
+        assert_eq!(parse_every("1d12h"), Ok(Duration::from_secs(129_600)));
+        assert_eq!(parse_every("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_every("1w"), Ok(Duration::from_secs(604_800)));
+        for bad in ["", "h", "24", "24x", "0s", "-1h", "1.5h", "400d", "99999999999999999999h"] {
+            assert!(parse_every(bad).is_err(), "{bad:?} accepted");
+        }
+        assert_eq!(format_every(Duration::from_secs(129_600)), "1d12h");
+    }
+}
