@@ -29,6 +29,7 @@ pub mod logging;
 pub mod metrics;
 pub mod openapi;
 pub mod ratelimit;
+pub mod roblox;
 pub mod search;
 pub mod server;
 pub mod shell;
