@@ -5,7 +5,9 @@ import {
   badgeRefName,
   botPath,
   callBot,
+  awardDatesRefused,
   chartBars,
+  chartDays,
   chartDescription,
   cleanUsername,
   filterBadges,
@@ -91,9 +93,19 @@ describe('badge monitor helpers', () => {
     expect(badgeRefName(null)).toBe('None yet');
   });
 
-  it('builds the chart from the last 7 days, scaled to the largest day', () => {
-    const points = Array.from({ length: 9 }, (_, i) => ({ date: `2026-11-${String(10 + i).padStart(2, '0')}`, awarded: i }));
-    const bars = chartBars(points, 140, 40);
+  const point = (date: string, pastDay: number) => ({ date, awardedCount: 1000 + pastDay, pastDay });
+
+  it('lays out the 7 days ending at the newest snapshot, a missing day as null (across a month end)', () => {
+    const days = chartDays([point('2026-12-02', 5), point('2026-11-28', 3), point('2026-11-20', 99)]);
+    expect(days.map((d) => d.date)).toEqual(['2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29', '2026-11-30', '2026-12-01', '2026-12-02']);
+    expect(days.map((d) => d.awarded)).toEqual([null, null, 3, null, null, null, 5]);
+    expect(chartDays([])).toEqual([]);
+    expect(chartDays([point('garbage', 1)])).toEqual([]);
+  });
+
+  it('scales the bars to the largest day, inside the box', () => {
+    const points = Array.from({ length: 9 }, (_, i) => point(`2026-11-${String(10 + i).padStart(2, '0')}`, i));
+    const bars = chartBars(chartDays(points), 140, 40);
     expect(bars).toHaveLength(7);
     expect(bars[0].date).toBe('2026-11-12');
     expect(bars[6].height).toBe(40);
@@ -110,6 +122,11 @@ describe('badge monitor helpers', () => {
     );
     expect(chartDescription([])).toBe('No award history recorded yet');
     expect(chartBars([], 10, 10)).toEqual([]);
+  });
+
+  it('reads a refusal of award dates from the server flag', () => {
+    expect(awardDatesRefused({ available: false, unavailableReason: 'x' })).toBe(true);
+    expect(awardDatesRefused({ available: true })).toBe(false);
   });
 });
 

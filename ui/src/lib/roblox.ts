@@ -8,10 +8,19 @@ import { ApiError, apiRequest } from './api';
 export type Generation = 'VETERAN' | 'OLDGEN' | 'MIDGEN' | 'NEWGEN' | (string & {});
 export type Rarity = 'impossible' | 'insane' | 'extremely hard' | 'hard' | 'medium' | 'easy' | (string & {});
 
-/** One day of a badge's award history (the server's stored snapshots). */
+/** One day of a badge's award history (the server's stored snapshots; days without a snapshot are absent). */
 export interface BadgeHistoryPoint {
+  /** UTC day, YYYY-MM-DD. */
   date: string;
-  /** Awards that day, when the server could measure it. */
+  /** Total awarded at that day's last snapshot. */
+  awardedCount: number;
+  /** Awarded in the 24 hours before that snapshot. */
+  pastDay: number;
+}
+
+/** A day of the chart: its awards, or null when no snapshot was stored that day. */
+export interface ChartDay {
+  date: string;
   awarded: number | null;
 }
 
@@ -23,13 +32,15 @@ export interface MonitoredBadge {
   /** Alternative thumbnail sources, tried in order when imageUrl fails to load. */
   imageFallbacks?: string[];
   rarity: Rarity;
+  winRatePercentage?: number;
   awardedCount: number;
   dailyStats: { today: number; weekAverage: number };
   history?: BadgeHistoryPoint[];
+  updatedAt?: string;
 }
 
-/** globalStats.mostPopular / rarest: a badge's name, or a summary of the badge. */
-export type BadgeRef = string | { name: string; badgeId?: number; awardedCount?: number } | null;
+/** globalStats.mostPopular / rarest: the badge's name (null before any figures). */
+export type BadgeRef = string | { name: string; badgeId?: number } | null;
 
 export interface BadgeMonitorResponse {
   badges: MonitoredBadge[];
@@ -39,16 +50,32 @@ export interface BadgeMonitorResponse {
   lastUpdated: string | null;
   /** True when Roblox could not be reached and these are the last figures measured. */
   stale?: boolean;
-  /** Why the figures are stale (the server's sentence). */
-  staleReason?: string | null;
+  /** Why the last poll failed, while stale (the server's sentence). */
+  error?: string | null;
+  pollIntervalSecs?: number;
 }
 
 export interface ElcBadge {
   name: string;
   badgeId?: number;
   description?: string;
-  /** Null when Roblox refused the award date. */
   awardedDate: string | null;
+}
+
+/** One fact a classification rests on (the join date, an ELC badge, no ELC badges, award dates unavailable). */
+export interface Evidence {
+  kind: 'joinDate' | 'elcBadge' | 'noElcBadges' | 'awardDatesUnavailable' | (string & {});
+  detail: string;
+  date?: string;
+  badgeId?: number;
+}
+
+/** Whether Roblox gave the award dates; when not, the server's sentence says why. */
+export interface AwardDates {
+  available?: boolean;
+  unavailableReason?: string | null;
+  /** needsCookie, cookieRejected, hidden or temporary. */
+  unavailableCode?: string | null;
 }
 
 export interface NewgenCheck {
@@ -68,14 +95,9 @@ export interface NewgenCheck {
   reason?: string;
   /** Percent. */
   confidence?: number;
-  elcBadges: {
-    count: number;
-    total: number;
-    badges: ElcBadge[];
-    /** False when Roblox refused anonymous access to award dates; `reason` says why. */
-    awardDatesAvailable?: boolean;
-    reason?: string | null;
-  };
+  evidence?: Evidence[];
+  isBanned?: boolean;
+  elcBadges: AwardDates & { count: number; total: number; badges: ElcBadge[] };
   apiKey: { name: string; requests: number };
   checkedAt: string;
 }
@@ -85,6 +107,7 @@ export interface BotStatus {
   generation: Generation;
   confidence: number;
   reason: string;
+  evidence?: Evidence[];
 }
 
 export interface BotAnalysis {
@@ -95,15 +118,11 @@ export interface BotAnalysis {
   avatarUrl: string | null;
   hasVerifiedBadge: boolean;
   accountAge: number;
+  joinDate?: string;
+  isBanned?: boolean;
   description: string;
   status: BotStatus;
-  badges: {
-    elcCount: number;
-    total: number;
-    elcBadges: ElcBadge[];
-    awardDatesAvailable?: boolean;
-    reason?: string | null;
-  };
+  badges: AwardDates & { elcCount: number; total: number; elcBadges: ElcBadge[] };
 }
 
 export interface BotQuickCheck {
@@ -113,6 +132,10 @@ export interface BotQuickCheck {
   avatarUrl: string | null;
   /** The classification text, or the same status object as the analysis. */
   status: string | BotStatus;
+  generation?: Generation;
+  confidence?: number;
+  /** False when Roblox refused the award dates (the ELC count is then unknown). */
+  elcAvailable?: boolean;
   elcBadgeCount: number;
   totalBadgeCount: number;
   accountAge: number;
@@ -255,14 +278,32 @@ export interface ChartBar {
   height: number;
 }
 
-/** The last `days` points as bars in a width x height box (a missing value is a bar of height 0). */
-export function chartBars(points: readonly BadgeHistoryPoint[], width: number, height: number, days = 7): ChartBar[] {
-  const last = points.slice(-days);
-  if (last.length === 0) return [];
-  const max = Math.max(1, ...last.map((p) => p.awarded ?? 0));
-  const slot = width / last.length;
+/** YYYY-MM-DD of `iso` moved by `delta` days (UTC). */
+function shiftDay(day: string, delta: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + delta);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The `days` days ending at the newest point, each with its awards or null when no snapshot was stored. */
+export function chartDays(points: readonly BadgeHistoryPoint[], days = 7): ChartDay[] {
+  const valid = points.filter((p) => /^\d{4}-\d{2}-\d{2}$/.test(p.date));
+  if (valid.length === 0) return [];
+  const last = valid.reduce((a, p) => (p.date > a ? p.date : a), valid[0].date);
+  const byDay = new Map(valid.map((p) => [p.date, p.pastDay]));
+  return Array.from({ length: days }, (_, i) => {
+    const date = shiftDay(last, i - (days - 1));
+    return { date, awarded: byDay.get(date) ?? null };
+  });
+}
+
+/** The days as bars in a width x height box (a day without a value is a bar of height 0). */
+export function chartBars(days: readonly ChartDay[], width: number, height: number): ChartBar[] {
+  if (days.length === 0) return [];
+  const max = Math.max(1, ...days.map((p) => p.awarded ?? 0));
+  const slot = width / days.length;
   const gap = Math.min(4, slot * 0.2);
-  return last.map((p, i) => {
+  return days.map((p, i) => {
     const value = p.awarded;
     const h = value === null ? 0 : Math.max(value > 0 ? 1 : 0, (value / max) * height);
     return { date: p.date, value, x: i * slot + gap / 2, y: height - h, width: slot - gap, height: h };
@@ -270,9 +311,13 @@ export function chartBars(points: readonly BadgeHistoryPoint[], width: number, h
 }
 
 /** The chart's text alternative: each day's count in words. */
-export function chartDescription(points: readonly BadgeHistoryPoint[], days = 7): string {
-  const last = points.slice(-days);
-  if (last.length === 0) return 'No award history recorded yet';
-  const parts = last.map((p) => `${formatDay(p.date)}: ${p.awarded === null ? 'not measured' : p.awarded.toLocaleString('en-US')}`);
-  return `Awards per day, last ${last.length} ${last.length === 1 ? 'day' : 'days'}: ${parts.join('; ')}`;
+export function chartDescription(days: readonly ChartDay[]): string {
+  if (days.length === 0) return 'No award history recorded yet';
+  const parts = days.map((p) => `${formatDay(p.date)}: ${p.awarded === null ? 'not measured' : p.awarded.toLocaleString('en-US')}`);
+  return `Awards per day, last ${days.length} ${days.length === 1 ? 'day' : 'days'}: ${parts.join('; ')}`;
+}
+
+/** Whether Roblox refused the award dates (the page then says so instead of listing badges). */
+export function awardDatesRefused(dates: AwardDates): boolean {
+  return dates.available === false;
 }

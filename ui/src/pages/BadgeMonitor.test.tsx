@@ -55,7 +55,7 @@ describe('/badge-monitor', () => {
   });
 
   it('marks stale figures with their time', async () => {
-    mockApi({ '/api/badge-monitor': monitorResponse({ stale: true, staleReason: 'Roblox timed out' }) });
+    mockApi({ '/api/badge-monitor': monitorResponse({ stale: true, error: 'Roblox timed out' }) });
     renderWithClient(<BadgeMonitor />);
     const notice = await screen.findByTestId('stale-notice');
     expect(notice.textContent).toContain('Roblox cannot be reached right now (Roblox timed out)');

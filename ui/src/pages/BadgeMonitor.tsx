@@ -79,7 +79,7 @@ export default function BadgeMonitor() {
         <p className="mb-6 flex items-start gap-2 rounded-xl border border-amber-500/40 bg-amber-950/30 p-4 text-sm text-amber-100" data-testid="stale-notice">
           <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0 text-amber-300" aria-hidden="true" />
           <span>
-            Roblox cannot be reached right now{data.staleReason ? ` (${data.staleReason})` : ''}. These are the last figures measured, at{' '}
+            Roblox cannot be reached right now{data.error ? ` (${data.error})` : ''}. These are the last figures measured, at{' '}
             {formatMoment(data.lastUpdated)}.
           </span>
         </p>

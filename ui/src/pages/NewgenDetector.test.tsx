@@ -54,6 +54,8 @@ describe('/newgen-detector', () => {
     expect(text('elc-count')).toBe('2 / 3');
     expect(text('classification')).toBe('Veteran(95% confidence)');
     expect(text('reason')).toContain('Joined before 2012');
+    expect(Array.from(screen.getByTestId('evidence').querySelectorAll('li')).map((li) => li.getAttribute('data-kind'))).toEqual(['joinDate', 'elcBadge']);
+    expect(screen.getByTestId('evidence').textContent).toContain('Owns Early Builder (Jan 2, 2010)');
     expect(screen.getAllByTestId('elc-badge').map((li) => li.textContent)).toEqual([
       'Early Builder ID: 11Awarded Jan 2, 2010',
       'First Election ID: 12Awarded Mar 4, 2010',
@@ -80,7 +82,7 @@ describe('/newgen-detector', () => {
       generation: 'OLDGEN',
       classification: 'Oldgen',
       confidence: 60,
-      elcBadges: { count: 0, total: 3, badges: [], awardDatesAvailable: false, reason: 'Roblox now requires a signed-in cookie to read award dates.' },
+      elcBadges: { count: 0, total: 3, badges: [], available: false, unavailableReason: 'Roblox now requires a signed-in cookie to read award dates.', unavailableCode: 'needsCookie' },
     });
     mockApi(routes({ '/api/newgen-check/OldBuilder': refused }));
     renderWithClient(<NewgenDetector />);

@@ -11,14 +11,14 @@ export function monitoredBadge(over: Partial<MonitoredBadge> = {}): MonitoredBad
     rarity: 'easy',
     awardedCount: 1_234_567,
     dailyStats: { today: 1500, weekAverage: 1320.4 },
+    // no snapshot on the 19th
     history: [
-      { date: '2026-11-17', awarded: 1200 },
-      { date: '2026-11-18', awarded: 1300 },
-      { date: '2026-11-19', awarded: null },
-      { date: '2026-11-20', awarded: 1250 },
-      { date: '2026-11-21', awarded: 1400 },
-      { date: '2026-11-22', awarded: 1350 },
-      { date: '2026-11-23', awarded: 1500 },
+      { date: '2026-11-17', awardedCount: 1_227_000, pastDay: 1200 },
+      { date: '2026-11-18', awardedCount: 1_228_300, pastDay: 1300 },
+      { date: '2026-11-20', awardedCount: 1_230_900, pastDay: 1250 },
+      { date: '2026-11-21', awardedCount: 1_232_300, pastDay: 1400 },
+      { date: '2026-11-22', awardedCount: 1_233_650, pastDay: 1350 },
+      { date: '2026-11-23', awardedCount: 1_234_567, pastDay: 1500 },
     ],
     ...over,
   };
@@ -55,6 +55,10 @@ export function newgenCheck(over: Partial<NewgenCheck> = {}): NewgenCheck {
     classification: 'Veteran',
     reason: 'Joined before 2012 and owns 2 of 3 ELC badges',
     confidence: 95,
+    evidence: [
+      { kind: 'joinDate', detail: 'Joined on 2009-05-01', date: '2009-05-01T12:00:00Z' },
+      { kind: 'elcBadge', detail: 'Owns Early Builder', date: '2010-01-02T00:00:00Z', badgeId: 11 },
+    ],
     elcBadges: {
       count: 2,
       total: 3,
@@ -62,7 +66,9 @@ export function newgenCheck(over: Partial<NewgenCheck> = {}): NewgenCheck {
         { name: 'Early Builder', badgeId: 11, awardedDate: '2010-01-02T00:00:00Z' },
         { name: 'First Election', badgeId: 12, awardedDate: '2010-03-04T00:00:00Z' },
       ],
-      awardDatesAvailable: true,
+      available: true,
+      unavailableReason: null,
+      unavailableCode: null,
     },
     apiKey: { name: 'Public key', requests: 42 },
     checkedAt: '2026-11-23T10:00:00Z',

@@ -1,5 +1,6 @@
 import { AlertTriangle } from 'lucide-react';
 import {
+  awardDatesRefused,
   formatAccountAge,
   formatDay,
   splitShown,
@@ -10,11 +11,11 @@ import {
 } from '../../lib/roblox';
 import { Card } from '../ui/Card';
 import { GenerationBadge } from './labels';
-import { AwardDatesUnavailable, Fact, PlayerHeader } from './PlayerHeader';
+import { AwardDatesUnavailable, EvidenceList, Fact, PlayerHeader } from './PlayerHeader';
 
 export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
   const { shown, rest } = splitShown(result.badges.elcBadges);
-  const datesRefused = result.badges.awardDatesAvailable === false;
+  const datesRefused = awardDatesRefused(result.badges);
   return (
     <Card className="flex flex-col gap-5 p-5 sm:p-6" data-testid="analysis-result">
       <p className="text-xs font-semibold uppercase tracking-wide text-violet-300">Full analysis</p>
@@ -36,6 +37,7 @@ export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
           {result.status.reason}
         </p>
       )}
+      {result.status.evidence && <EvidenceList evidence={result.status.evidence} />}
       <section aria-labelledby="bot-elc-heading">
         <h3 id="bot-elc-heading" className="mb-2 text-lg font-semibold text-white">
           ELC badges{' '}
@@ -44,7 +46,7 @@ export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
           </span>
         </h3>
         {datesRefused ? (
-          <AwardDatesUnavailable reason={result.badges.reason} />
+          <AwardDatesUnavailable reason={result.badges.unavailableReason} />
         ) : shown.length === 0 ? (
           <p className="text-sm text-slate-400">No ELC badges.</p>
         ) : (
@@ -76,8 +78,11 @@ export function BotQuickCheckResult({ result }: { result: BotQuickCheck }) {
       <p className="text-xs font-semibold uppercase tracking-wide text-violet-300">Quick check</p>
       <PlayerHeader username={result.username} displayName={result.displayName} avatarUrl={result.avatarUrl} verified={false} />
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
-        <Fact label="Status" testId="status">{statusText(result.status)}</Fact>
-        <Fact label="ELC badges" testId="elc-count">{result.elcBadgeCount}</Fact>
+        <Fact label="Status" testId="status">
+          {statusText(result.status)}
+          {typeof result.confidence === 'number' && <span className="ml-2 text-sm font-normal text-slate-300">({result.confidence}% confidence)</span>}
+        </Fact>
+        <Fact label="ELC badges" testId="elc-count">{result.elcAvailable === false ? 'Unavailable' : result.elcBadgeCount}</Fact>
         <Fact label="Total badges" testId="total-badges">{result.totalBadgeCount}</Fact>
         <Fact label="Account age" testId="account-age">{formatAccountAge(result.accountAge)}</Fact>
         <Fact label="Earliest badge" testId="earliest-badge">

@@ -1,12 +1,13 @@
-import { chartBars, chartDescription, formatDay, type BadgeHistoryPoint } from '../../lib/roblox';
+import { chartBars, chartDays, chartDescription, formatDay, type BadgeHistoryPoint } from '../../lib/roblox';
 
 const WIDTH = 168;
 const HEIGHT = 40;
 
 /** A 7-day bar chart of a badge's awards per day, drawn inline (no chart library). */
 export function HistoryChart({ points, label }: { points: readonly BadgeHistoryPoint[]; label: string }) {
-  const bars = chartBars(points, WIDTH, HEIGHT);
-  const text = chartDescription(points);
+  const days = chartDays(points);
+  const bars = chartBars(days, WIDTH, HEIGHT);
+  const text = chartDescription(days);
   if (bars.length === 0) {
     return <p className="text-xs text-slate-400" data-testid="history-empty">{text}</p>;
   }

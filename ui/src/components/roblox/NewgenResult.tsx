@@ -1,13 +1,14 @@
 import { formatDateTime } from '../../lib/format';
-import { formatAccountAge, formatDay, type NewgenCheck } from '../../lib/roblox';
+import { awardDatesRefused, formatAccountAge, formatDay, type NewgenCheck } from '../../lib/roblox';
+import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
 import { GenerationBadge } from './labels';
-import { AwardDatesUnavailable, Fact, PlayerHeader } from './PlayerHeader';
+import { AwardDatesUnavailable, EvidenceList, Fact, PlayerHeader } from './PlayerHeader';
 
 /** The newgen check's answer: who, when they joined, the classification and its evidence, and the key used. */
 export function NewgenResult({ result }: { result: NewgenCheck }) {
   const elc = result.elcBadges;
-  const datesRefused = elc.awardDatesAvailable === false;
+  const datesRefused = awardDatesRefused(elc);
   return (
     <Card className="flex flex-col gap-6 p-5 sm:p-6" data-testid="newgen-result">
       <PlayerHeader
@@ -18,6 +19,7 @@ export function NewgenResult({ result }: { result: NewgenCheck }) {
       >
         <div className="mt-2 flex flex-wrap items-center gap-2">
           <GenerationBadge generation={result.generation} />
+          {result.isBanned && <Badge variant="destructive">Banned</Badge>}
         </div>
       </PlayerHeader>
 
@@ -41,11 +43,12 @@ export function NewgenResult({ result }: { result: NewgenCheck }) {
           {result.reason}
         </p>
       )}
+      {result.evidence && <EvidenceList evidence={result.evidence} />}
 
       <section aria-labelledby="elc-heading">
         <h3 id="elc-heading" className="mb-2 text-lg font-semibold text-white">ELC badges</h3>
         {datesRefused ? (
-          <AwardDatesUnavailable reason={elc.reason} />
+          <AwardDatesUnavailable reason={elc.unavailableReason} />
         ) : elc.badges.length === 0 ? (
           <p className="text-sm text-slate-400" data-testid="no-elc">This player has none of the {elc.total} ELC badges.</p>
         ) : (

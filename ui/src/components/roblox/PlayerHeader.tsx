@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { formatDay, type Evidence } from '../../lib/roblox';
 import { User } from 'lucide-react';
 import { FallbackImage } from './FallbackImage';
 import { VerifiedMark } from './labels';
@@ -61,5 +62,23 @@ export function AwardDatesUnavailable({ reason }: { reason?: string | null }) {
       Award dates are unavailable: {reason || 'Roblox did not share them with this site.'} The classification comes from the
       join date alone, with a lower confidence.
     </p>
+  );
+}
+
+/** The facts the classification rests on (dates, badges), as the server lists them. */
+export function EvidenceList({ evidence }: { evidence: Evidence[] }) {
+  if (evidence.length === 0) return null;
+  return (
+    <details className="rounded-lg border border-slate-800 bg-slate-950/40 p-3 text-sm text-slate-300" data-testid="evidence">
+      <summary className="cursor-pointer font-semibold text-slate-100">Evidence ({evidence.length})</summary>
+      <ul className="mt-2 list-disc space-y-1 pl-5">
+        {evidence.map((e, i) => (
+          <li key={`${e.kind}-${i}`} data-kind={e.kind}>
+            {e.detail}
+            {e.date && <span className="text-slate-400"> ({formatDay(e.date)})</span>}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
