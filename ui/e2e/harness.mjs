@@ -74,7 +74,8 @@ process.on('exit', () => {
  * The process is SIGKILLed if the test run exits without stopping it.
  * @returns {Promise<{match: RegExpExecArray, stop: () => Promise<{code: number|null, signal: string|null}>, stderr: () => string, stdout: () => string, child: import('node:child_process').ChildProcess}>}
  */
-export async function startProcess({ command, args = [], env = {}, ready, what = path.basename(command), timeout = START_TIMEOUT_MS }) {
+export async function startProcess({ command, args = [], env = {}, ready, what = 'helper process', timeout = START_TIMEOUT_MS }) {
+  if (typeof command === 'function') command = command();
   const child = spawn(command, args, { cwd: UI_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   liveServers.add(child);
 
@@ -275,7 +276,8 @@ export async function newPage(browser, baseUrl, vp = 'desktop', { permissions = 
  */
 /**
  * `services`: helper processes (fake upstreams) started before the server, stopped after it. Each is
- * `{name, command, args?, env?, ready: RegExp, serverEnv: (match) => ({...})}`: `ready` matches the stdout line that
+ * `{name, command, args?, env?, ready: RegExp, serverEnv: (match) => ({...})}` (`command` may be a function, called at
+ * start, e.g. `() => exampleBin('fake_roblox')`, so a missing build fails the suite, not the file's loading): `ready` matches the stdout line that
  * says it listens; `serverEnv` turns that match into the server's environment (e.g. FANHUB_ROBLOX_API).
  * They are reachable in tests as `env.services[name]` ({match, url, stop, stdout, stderr}; url = match[1]).
  */
