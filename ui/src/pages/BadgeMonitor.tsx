@@ -79,8 +79,8 @@ export default function BadgeMonitor() {
         <p className="mb-6 flex items-start gap-2 rounded-xl border border-amber-500/40 bg-amber-950/30 p-4 text-sm text-amber-100" data-testid="stale-notice">
           <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0 text-amber-300" aria-hidden="true" />
           <span>
-            Roblox cannot be reached right now{data.error ? ` (${data.error})` : ''}. These are the last figures measured, at{' '}
-            {formatMoment(data.lastUpdated)}.
+            Roblox cannot be reached right now{data.error ? ` (${data.error})` : ''}.{' '}
+            {data.lastUpdated ? `These are the last figures measured, at ${formatMoment(data.lastUpdated)}.` : 'No figures have been measured yet.'}
           </span>
         </p>
       )}
@@ -90,62 +90,69 @@ export default function BadgeMonitor() {
         </p>
       )}
 
-      {monitor.isLoading ? (
-        <p className="flex items-center justify-center gap-2 rounded-xl border border-slate-800 bg-slate-900 p-10 text-slate-300" role="status">
-          <RefreshCw className="h-5 w-5 animate-spin motion-reduce:animate-none" aria-hidden="true" />
-          Loading badge data...
-        </p>
-      ) : !data ? (
-        <StatePanel
-          icon={AlertTriangle}
-          tone="error"
-          title="Badge data unavailable"
-          text={errorSentence(monitor.error, 'The badge monitor did not answer. Please try again later.')}
-          testId="monitor-error"
-        />
-      ) : (
-        <>
-          <section aria-label="Summary" className="mb-8 grid grid-cols-2 gap-4 lg:grid-cols-4">
-            <Summary label="Total badges tracked" value={String(data.totalTracked)} testId="total-tracked" />
-            <Summary
-              label="Total awarded"
-              value={abbreviateCount(data.globalStats.totalAwarded)}
-              title={data.globalStats.totalAwarded.toLocaleString('en-US')}
-              testId="total-awarded"
-            />
-            <Summary label="Most popular" value={badgeRefName(data.globalStats.mostPopular)} testId="most-popular" />
-            <Summary label="Rarest" value={badgeRefName(data.globalStats.rarest)} testId="rarest" />
-          </section>
-
-          <div className="mb-6 max-w-md">
-            <Label htmlFor="badge-search">Search badges</Label>
-            <div className="relative mt-1.5">
-              <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
-              <Input
-                id="badge-search"
-                type="search"
-                placeholder="Search by name or description..."
-                value={search}
-                onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)}
-                className="pl-9"
-                data-search-input
-              />
-            </div>
-          </div>
-
-          {data.badges.length === 0 ? (
-            <StatePanel icon={TrendingUp} tone="empty" title="No badges tracked" text="This site tracks no badges yet." />
-          ) : badges.length === 0 ? (
-            <StatePanel icon={Search} tone="empty" title="No badges found" text="No badge matches your search." testId="no-match" />
-          ) : (
-            <div className="grid items-start gap-4 md:grid-cols-2 lg:grid-cols-3">
-              {badges.map((b) => (
-                <BadgeCard key={b.badgeId} badge={b} staleAt={staleAt} />
-              ))}
-            </div>
-          )}
-        </>
+      {data && (
+        <section aria-label="Summary" className="mb-8 grid grid-cols-2 gap-4 lg:grid-cols-4">
+          <Summary label="Total badges tracked" value={String(data.totalTracked)} testId="total-tracked" />
+          <Summary
+            label="Total awarded"
+            value={abbreviateCount(data.globalStats.totalAwarded)}
+            title={data.globalStats.totalAwarded.toLocaleString('en-US')}
+            testId="total-awarded"
+          />
+          <Summary label="Most popular" value={badgeRefName(data.globalStats.mostPopular)} testId="most-popular" />
+          <Summary label="Rarest" value={badgeRefName(data.globalStats.rarest)} testId="rarest" />
+        </section>
       )}
+
+      <section aria-labelledby="tracked-badges-heading">
+        <h2 id="tracked-badges-heading" className="mb-4 text-2xl font-bold tracking-tight text-white">
+          Tracked badges
+        </h2>
+        {monitor.isLoading ? (
+          <p className="flex items-center justify-center gap-2 rounded-xl border border-slate-800 bg-slate-900 p-10 text-slate-300" role="status">
+            <RefreshCw className="h-5 w-5 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+            Loading badge data...
+          </p>
+        ) : !data ? (
+          <StatePanel
+            icon={AlertTriangle}
+            tone="error"
+            title="Badge data unavailable"
+            text={errorSentence(monitor.error, 'The badge monitor did not answer. Please try again later.')}
+            testId="monitor-error"
+          />
+        ) : (
+          <>
+            <div className="mb-6 max-w-md">
+              <Label htmlFor="badge-search">Search badges</Label>
+              <div className="relative mt-1.5">
+                <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+                <Input
+                  id="badge-search"
+                  type="search"
+                  placeholder="Search by name or description..."
+                  value={search}
+                  onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)}
+                  className="pl-9"
+                  data-search-input
+                />
+              </div>
+            </div>
+
+            {data.badges.length === 0 ? (
+              <StatePanel icon={TrendingUp} tone="empty" title="No badges tracked" text="This site tracks no badges yet." />
+            ) : badges.length === 0 ? (
+              <StatePanel icon={Search} tone="empty" title="No badges found" text="No badge matches your search." testId="no-match" />
+            ) : (
+              <div className="grid items-start gap-4 md:grid-cols-2 lg:grid-cols-3">
+                {badges.map((b) => (
+                  <BadgeCard key={b.badgeId} badge={b} staleAt={staleAt} />
+                ))}
+              </div>
+            )}
+          </>
+        )}
+      </section>
     </div>
   );
 }
