@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, VIEWPORT_NAMES, exampleBin, visible, hidden, eventually, hasText, pageText } from './harness.mjs';
 import { assertNoHorizontalOverflow, dismissToasts, expectToast, failedLoad } from './admin-helpers.mjs';
+import { axeViolations, assertClean } from './axe.mjs';
 import { FAKE } from './roblox-fake.mjs';
 
 const FAKE_READY = /fake-roblox listening on (http:\/\/127\.0\.0\.1:\d+)/;
@@ -31,6 +32,12 @@ async function newgenApi(env, username) {
 async function analyze(page, username) {
   await page.getByLabel('Roblox username').fill(username);
   await page.getByRole('button', { name: 'Analyze Player' }).click();
+}
+
+/** axe-core on the page as it stands (the pointer moved off the buttons first: hover colours are not the state checked). */
+async function axeClean(page, where) {
+  await page.mouse.move(0, 400);
+  assertClean(await axeViolations(page), where);
 }
 
 const dayOf = (page, iso) =>
@@ -76,6 +83,7 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       // the avatar: the fake's http:// URL is refused by the CSP (img-src https:), so the placeholder shows
       await eventually(async () => assert.equal(await result.getByTestId('avatar').getAttribute('data-fallback'), 'placeholder'));
       await assertNoHorizontalOverflow(page);
+      await axeClean(page, `newgen result (${vp})`);
       env.assertNoConsoleErrors(page, { allow: [/Content Security Policy/] });
     });
 
@@ -119,10 +127,12 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       assert.equal((await analysis.getByTestId('confidence').innerText()).trim(), `${api.status.confidence}%`);
       assert.equal((await analysis.getByTestId('classification').innerText()).trim(), api.status.classification);
 
+      await axeClean(page, `bot analysis (${vp})`);
       await page.getByRole('button', { name: 'Quick Check' }).click();
       const check = page.getByTestId('check-result');
       await visible(check);
       await hidden(analysis);
+      await axeClean(page, `bot quick check (${vp})`);
       const quick = await env.api(`/api/discord-bot/check/${FAKE.manyElc}`);
       assert.equal((await check.getByTestId('total-badges').innerText()).trim(), String(quick.totalBadgeCount));
       assert.equal((await check.getByTestId('elc-count').innerText()).trim(), String(quick.elcBadgeCount));
@@ -141,6 +151,7 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       await eventually(async () => assert.equal((await page.getByTestId('bot-error-title').innerText()).trim(), err.error));
       await hidden(analysis);
       await assertNoHorizontalOverflow(page);
+      await axeClean(page, `bot error result (${vp})`);
       env.assertNoConsoleErrors(page, { allow: [...EXPECTED_ERRORS, /Content Security Policy/] });
     });
 
@@ -171,6 +182,7 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       assert.equal((await card.getByTestId('figure-Total awarded').innerText()).trim(), abbreviate(first.awardedCount));
       assert.equal((await card.getByTestId('figure-Today').innerText()).trim(), abbreviate(first.dailyStats.today));
       if (first.history.length > 0) await visible(card.getByTestId('history-chart'));
+      await axeClean(page, `badge monitor (${vp})`);
 
       // search by a word of one badge's description
       const target = api.badges[api.badges.length - 1];
@@ -268,6 +280,7 @@ describe('roblox pages (fake Roblox, no cookie: award dates refused; then Roblox
       assert.ok((await note.innerText()).includes(api.elcBadges.unavailableReason), 'the server says why');
       assert.equal((await page.getByTestId('elc-count').innerText()).trim(), 'Unavailable');
       assert.equal(await page.getByTestId('elc-badge').count(), 0);
+      await axeClean(page, `award dates unavailable (${vp})`);
 
       await page.goto('/discord-bot-api');
       await page.getByLabel('Roblox username').fill(FAKE.veteran);
@@ -305,6 +318,7 @@ describe('roblox pages (fake Roblox, no cookie: award dates refused; then Roblox
       assert.ok((await page.getByTestId('last-updated').innerText()).includes('Stale'));
       assert.equal(await page.getByTestId('badge-card').count(), stale.badges.length, 'the last figures stay on screen');
       await visible(page.getByTestId('badge-stale'));
+      await axeClean(page, `badge monitor, stale (${vp})`);
       env.assertNoConsoleErrors(page, { allow: [...EXPECTED_ERRORS, /Content Security Policy/] });
     }
   });
