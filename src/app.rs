@@ -11,7 +11,7 @@ use tower_http::compression::CompressionLayer;
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
 use crate::state::AppState;
-use crate::{accounts, admin, ads, banner, commands, guides, health, keys, openapi, shell, site, stats, v1};
+use crate::{accounts, admin, ads, banner, commands, guides, health, keys, openapi, roblox, shell, site, stats, v1};
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
@@ -25,6 +25,7 @@ pub fn router(state: AppState) -> Router {
         .merge(shell::router())
         .layer(CompressionLayer::new());
     let polled = Router::new().merge(health::router()).merge(stats::router()).merge(banner::router());
+    let roblox = roblox::routes::router(state.clone());
     let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
     let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));
     Router::new()
@@ -32,6 +33,7 @@ pub fn router(state: AppState) -> Router {
         .merge(polled)
         .merge(people)
         .merge(developers)
+        .merge(roblox)
         .fallback(fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
@@ -101,6 +103,8 @@ mod tests {
             temp: false,
             site: None,
             trusted_proxies: vec![],
+            roblox_api: crate::roblox::DEFAULT_API_TEMPLATE.into(),
+            roblox_timeout_ms: 8000,
         };
         let state =
             crate::server::build_state(options, Secrets::default(), dir.path().to_path_buf(), logs.clone()).unwrap();

@@ -46,6 +46,13 @@ pub struct Options {
     /// CIDRs whose X-Forwarded-For is believed (comma-separated). Otherwise the client IP is the socket peer.
     #[arg(long = "trusted-proxy", env = "FANHUB_TRUSTED_PROXIES", value_delimiter = ',', global = true)]
     pub trusted_proxies: Vec<IpNet>,
+    /// Roblox host template: `{service}` becomes users, badges, thumbnails, groups (e.g.
+    /// `https://{service}.roproxy.com`, or a fake's `http://127.0.0.1:PORT/{service}`).
+    #[arg(long, env = "FANHUB_ROBLOX_API", default_value = crate::roblox::DEFAULT_API_TEMPLATE, global = true)]
+    pub roblox_api: String,
+    /// Timeout of each Roblox call, in milliseconds.
+    #[arg(long, env = "FANHUB_ROBLOX_TIMEOUT_MS", default_value_t = 8000, global = true)]
+    pub roblox_timeout_ms: u64,
 }
 
 /// Settings read from the environment only (secrets stay out of argv and `ps`).
@@ -54,12 +61,15 @@ pub struct Secrets {
     pub admin_phrase: Option<String>,
     /// FANHUB_LLM_URL, FANHUB_LLM_MODEL, FANHUB_LLM_KEY.
     pub llm: Option<crate::llm::LlmConfig>,
+    /// FANHUB_ROBLOX_COOKIE: a `.ROBLOSECURITY` value, sent only to the Roblox hosts.
+    pub roblox_cookie: Option<crate::roblox::RobloxCookie>,
 }
 
 impl Secrets {
     pub fn from_env() -> Self {
         let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
-        Self { admin_phrase, llm: crate::llm::LlmConfig::from_env() }
+        let roblox_cookie = std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| crate::roblox::RobloxCookie::new(&c));
+        Self { admin_phrase, llm: crate::llm::LlmConfig::from_env(), roblox_cookie }
     }
 }
 
@@ -68,6 +78,7 @@ impl std::fmt::Debug for Secrets {
         f.debug_struct("Secrets")
             .field("admin_phrase", &self.admin_phrase.as_ref().map(|_| "***"))
             .field("llm", &self.llm)
+            .field("roblox_cookie", &self.roblox_cookie)
             .finish()
     }
 }

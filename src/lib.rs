@@ -26,6 +26,7 @@ pub mod llm;
 pub mod logging;
 pub mod openapi;
 pub mod ratelimit;
+pub mod roblox;
 pub mod search;
 pub mod server;
 pub mod shell;

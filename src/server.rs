@@ -39,6 +39,7 @@ pub fn build_state(
 ) -> Result<AppState, StartError> {
     crate::llm::install_crypto();
     let heavy_work = crate::heavy::HeavyWork::new();
+    let jobs = crate::jobs::Jobs::default();
     let llm = secrets.llm.clone().map(|c| crate::llm::LlmClient::new(c, crate::llm::TIMEOUT));
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
     let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
@@ -62,6 +63,20 @@ pub fn build_state(
     let started_at = jiff::Timestamp::now();
     site.version.build = build_id.clone();
     site.version.started_at = started_at.to_string();
+    let roblox = crate::roblox::Roblox::new(
+        crate::roblox::RobloxConfig {
+            api_template: options.roblox_api.clone(),
+            cookie: secrets.roblox_cookie.clone(),
+            timeout: Duration::from_millis(options.roblox_timeout_ms.max(100)),
+            badges: site.badges.clone(),
+            classification: site.classification.clone(),
+            poll: site.poll.clone(),
+            limits: site.roblox.clone(),
+        },
+        db.clone(),
+        jobs.clone(),
+    );
+    roblox.load_stored_badges();
     let site_json = CachedJson::new(&site);
     let state = AppState::new(Inner {
         options,
@@ -80,7 +95,8 @@ pub fn build_state(
         logs,
         hasher: crate::accounts::password::Hasher::new(heavy_work.clone()),
         heavy_work,
-        jobs: Default::default(),
+        jobs,
+        roblox,
         auth_limiter: Default::default(),
         login_throttle: Default::default(),
         challenges: Default::default(),
@@ -193,5 +209,6 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
         }
     });
-    vec![stats_task, health_task, maintenance_task, expiry_task, checkpoint_task]
+    let badge_monitor_task = tokio::spawn(crate::roblox::monitor::run(state.clone()));
+    vec![stats_task, health_task, maintenance_task, expiry_task, checkpoint_task, badge_monitor_task]
 }

@@ -45,6 +45,8 @@ pub struct Inner {
     pub challenges: Challenges,
     pub keys: KeyRing,
     pub submissions: crate::ads::Submissions,
+    /// Roblox lookups, the newgen classification and the badge monitor.
+    pub roblox: crate::roblox::Roblox,
     /// The configured language model, if any.
     pub llm: Option<crate::llm::LlmClient>,
     /// When the served banner changes by itself next (ms since the epoch; 0: never).

@@ -83,7 +83,7 @@ pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<Admin
                 uptime_seconds: (now - started.as_millisecond()) / 1000,
                 ads: crate::ads::store::summary(c)?,
                 scans: ScanSummary { running: 0, total: 0 },
-                elc_badges_found: 0,
+                elc_badges_found: crate::roblox::store::elc_badges_found(c)?,
                 scan_progress: Progress { processed: 0, total: 0 },
             })
         })
@@ -235,10 +235,9 @@ pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<Heal
             database,
             data_dir,
             configured("Discord Bot", "FANHUB_DISCORD_TOKEN", "reading update channels"),
-            HealthCheck {
-                name: "Roblox API",
-                status: "not_configured",
-                detail: "no Roblox lookups are made by this version".into(),
+            {
+                let (ok, detail) = state.roblox.health();
+                HealthCheck { name: "Roblox API", status: if ok { "ok" } else { "error" }, detail }
             },
             configured("Webhooks", "FANHUB_DISCORD_PUBLIC_KEY", "the Discord interactions endpoint"),
         ],
@@ -341,8 +340,9 @@ pub(crate) async fn clear_cache(State(state): State<AppState>) -> Result<JsonOut
     crate::stats::flush_and_refresh(&state).await?;
     banner::refresh(&state).await?;
     crate::health::check(&state).await;
+    let roblox = state.roblox.clear_caches().await?;
     let message = format!(
-        "Cached pages rebuilt from the database; {expired} expired sessions and {challenges} expired challenges removed."
+        "Cached pages rebuilt from the database; {expired} expired sessions and {challenges} expired challenges removed; {roblox} cached Roblox answers dropped."
     );
     tracing::info!("{message}");
     Ok(JsonOut(CacheCleared { success: true, message }))

@@ -56,6 +56,18 @@ pub struct SiteSettings {
     /// Set by the server, never by the site file (`validate` refuses it there).
     #[serde(default)]
     pub public_api_key: Option<String>,
+    /// `[badges]`: the ELC and the tracked badge ids (Roblox lookups, the badge monitor).
+    #[serde(default)]
+    pub badges: crate::roblox::settings::BadgeSettings,
+    /// `[classification]`: generations by join date, ELC rules, confidences and wording.
+    #[serde(default)]
+    pub classification: crate::roblox::settings::Classification,
+    /// `[poll]`: background poll intervals.
+    #[serde(default)]
+    pub poll: crate::roblox::settings::PollSettings,
+    /// `[roblox]`: per-endpoint budgets, background share, cache lifetimes (not served).
+    #[serde(default, skip_serializing)]
+    pub roblox: crate::roblox::settings::RobloxSettings,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -306,6 +318,7 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
     {
         return Err(format!("social_image must be an absolute http(s) URL, not {image:?}"));
     }
+    crate::roblox::settings::validate(&site.badges, &site.classification, &site.poll, &site.roblox)?;
     validate_pages(&site.pages)
 }
 

@@ -1,0 +1,868 @@
+//! Roblox lookups: one client for every Roblox call the site makes, the newgen classification,
+//! the bot API and the badge monitor.
+//!
+//! # For other features (group scans, the Discord commands)
+//!
+//! `state.roblox` is a [`Roblox`] (cheap to clone). Everything it returns is already cached,
+//! coalesced, budgeted and reported to `state.jobs`:
+//!
+//! - [`Roblox::lookup`]`(username, Priority) -> Result<Arc<PlayerReport>, RobloxError>`: the full
+//!   report of one player (profile, headshot, ELC award dates, classification). Also stores the
+//!   player in the `players` table.
+//! - [`Roblox::lookup_user_id`]`(user_id, Priority)`: the same by user id (group members).
+//! - [`Roblox::cached`]`(username) -> Option<Arc<PlayerReport>>`: memory only, never waits (for
+//!   Discord's 3 s deadline: answer from here, else defer and call `lookup`).
+//! - [`Roblox::group_info`]`(group_id, Priority) -> Result<GroupInfo, RobloxError>`.
+//! - [`Roblox::group_members_page`]`(group_id, cursor, Priority) -> Result<MembersPage, RobloxError>`:
+//!   100 members per page; pass `next_cursor` back until it is `None`.
+//!
+//! [`Priority::Interactive`] is for a person waiting (fails fast with `Throttled{retry_after_secs}`
+//! when the budget is spent); [`Priority::Background`] waits for budget and may use only
+//! `[roblox] background_share` of each endpoint's budget, so visitors still get answers during
+//! a scan. [`RobloxError`] converts into the API's error (`?` in a handler): 400 bad username,
+//! 404 unknown user or group, 503 throttled (with Retry-After), 504 timeout, 502 otherwise.
+//!
+//! Configuration: `FANHUB_ROBLOX_API` (host template, default `https://{service}.roblox.com`),
+//! `FANHUB_ROBLOX_COOKIE` (optional `.ROBLOSECURITY`, sent only to those hosts, never logged),
+//! `FANHUB_ROBLOX_TIMEOUT_MS`; budgets, cache lifetimes and the background share in site.toml
+//! `[roblox]`; ELC and tracked badge ids in `[badges]`; rules in `[classification]`.
+
+pub mod cache;
+pub mod classify;
+pub mod http;
+pub mod monitor;
+pub mod routes;
+pub mod settings;
+pub mod store;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+pub use classify::{Evidence, Verdict};
+pub use http::{CookieState, Priority, RobloxCookie};
+use http::{Answer, Budgets, HttpClient};
+use store::CacheRow;
+
+use crate::db::{Db, now_ms};
+use crate::error::ApiError;
+use crate::jobs::Jobs;
+
+pub const DEFAULT_API_TEMPLATE: &str = "https://{service}.roblox.com";
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(8);
+/// Shown when Roblox has no headshot to give (still rendering, moderated, or unreachable).
+pub const PLACEHOLDER_AVATAR: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 150 150'%3E%3Crect width='150' height='150' fill='%23cbd5e1'/%3E%3Ccircle cx='75' cy='58' r='28' fill='%2364748b'/%3E%3Crect x='30' y='96' width='90' height='40' rx='20' fill='%2364748b'/%3E%3C/svg%3E";
+/// A Pending headshot is asked for again this many times, this far apart, before the placeholder.
+const PENDING_RETRIES: u32 = 2;
+const PENDING_PAUSE: Duration = Duration::from_millis(500);
+/// Unknown usernames are remembered this long (they cost a call each).
+const UNKNOWN_NAME_TTL_MS: i64 = 10 * 60 * 1000;
+/// Award dates Roblox refused (no cookie, cookie rejected, hidden inventory) are asked for again after this.
+const REFUSED_AWARDS_TTL_MS: i64 = 60 * 60 * 1000;
+
+/// Why a lookup failed. Converts into the API's error shape.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RobloxError {
+    #[error("{0}")]
+    BadUsername(String),
+    #[error("No Roblox account has the username {0}.")]
+    UnknownUser(String),
+    #[error("Roblox has no group {0}.")]
+    UnknownGroup(u64),
+    #[error("Roblox is rate-limiting these lookups; try again in {retry_after_secs} s.")]
+    Throttled { retry_after_secs: u64 },
+    #[error("Roblox did not answer within {} s.", .0.as_secs_f32())]
+    Timeout(Duration),
+    #[error("Roblox could not be reached ({0}).")]
+    Unreachable(String),
+    #[error("Roblox sent an answer this site cannot read ({0}).")]
+    BadAnswer(String),
+    #[error("Roblox answered with HTTP {0}.")]
+    Upstream(u16),
+}
+
+impl RobloxError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::BadUsername(_) => StatusCode::BAD_REQUEST,
+            Self::UnknownUser(_) | Self::UnknownGroup(_) => StatusCode::NOT_FOUND,
+            Self::Throttled { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            Self::Unreachable(_) | Self::BadAnswer(_) | Self::Upstream(_) => StatusCode::BAD_GATEWAY,
+        }
+    }
+
+    /// The short sentence of the error shape (`error`); the detail goes in `message`.
+    pub fn headline(&self) -> &'static str {
+        match self {
+            Self::BadUsername(_) => "Invalid username",
+            Self::UnknownUser(_) => "Player not found",
+            Self::UnknownGroup(_) => "Group not found",
+            Self::Throttled { .. } => "Roblox is busy",
+            Self::Timeout(_) => "Roblox did not answer in time",
+            Self::Unreachable(_) | Self::BadAnswer(_) | Self::Upstream(_) => "Roblox lookup failed",
+        }
+    }
+}
+
+impl From<RobloxError> for ApiError {
+    fn from(e: RobloxError) -> Self {
+        let mut api = ApiError::new(e.status(), e.headline()).with_message(e.to_string());
+        if let RobloxError::Throttled { retry_after_secs } = e {
+            api.retry_after_secs = Some(retry_after_secs.max(1));
+        }
+        api
+    }
+}
+
+/// A Roblox user's public profile (`users/v1/users/{id}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    pub id: u64,
+    pub name: String,
+    pub display_name: String,
+    #[serde(default)]
+    pub description: String,
+    /// RFC 3339, the join date.
+    pub created: String,
+    #[serde(default)]
+    pub is_banned: bool,
+    #[serde(default, rename = "hasVerifiedBadge")]
+    pub verified: bool,
+}
+
+/// An ELC badge the player owns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AwardedBadge {
+    pub badge_id: u64,
+    pub name: String,
+    pub description: String,
+    /// RFC 3339 as Roblox gave it.
+    pub awarded_date: String,
+}
+
+/// Why the award dates are missing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unavailable {
+    /// Roblox answered 401/403 and the site has no cookie (the 2026 policy change).
+    NeedsCookie,
+    /// Roblox answered 401/403 to the configured cookie.
+    CookieRejected,
+    /// Roblox answered with an error for this player only (hidden inventory, it seems).
+    Hidden,
+    /// Rate-limited, timed out or unreachable: try later.
+    Temporary(String),
+}
+
+impl Unavailable {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::NeedsCookie => "needsCookie",
+            Self::CookieRejected => "cookieRejected",
+            Self::Hidden => "hidden",
+            Self::Temporary(_) => "temporary",
+        }
+    }
+
+    pub fn sentence(&self) -> String {
+        match self {
+            Self::NeedsCookie => "Roblox now refuses badge award dates to visitors who are not signed in, and this site has no Roblox cookie configured.".into(),
+            Self::CookieRejected => "Roblox refused the site's Roblox cookie when asked for badge award dates (it may have expired).".into(),
+            Self::Hidden => "Roblox returned an error for this player's badges; their inventory may be hidden.".into(),
+            Self::Temporary(why) => format!("Roblox's badge award dates could not be read right now: {why}"),
+        }
+    }
+}
+
+/// The ELC award dates of one player.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Awards {
+    /// Owned ELC badges, earliest award first (empty: none owned).
+    Known(Vec<AwardedBadge>),
+    Unavailable(Unavailable),
+}
+
+impl Awards {
+    pub fn owned(&self) -> Option<&[AwardedBadge]> {
+        match self {
+            Awards::Known(b) => Some(b),
+            Awards::Unavailable(_) => None,
+        }
+    }
+}
+
+/// Everything known about one player, classified.
+#[derive(Clone, Debug)]
+pub struct PlayerReport {
+    pub profile: Profile,
+    /// A Roblox CDN URL, or [`PLACEHOLDER_AVATAR`].
+    pub avatar_url: String,
+    pub awards: Awards,
+    /// How many ELC badges the site knows (`[badges] elc`).
+    pub elc_total: usize,
+    pub verdict: Verdict,
+    /// When this report was put together (ms since the epoch).
+    pub checked_at_ms: i64,
+}
+
+impl PlayerReport {
+    pub fn account_age_days(&self) -> i64 {
+        classify::age_days(&self.profile.created, jiff::Timestamp::now())
+    }
+
+    pub fn checked_at(&self) -> String {
+        crate::db::rfc3339(self.checked_at_ms)
+    }
+
+    pub fn elc_count(&self) -> Option<usize> {
+        self.awards.owned().map(<[_]>::len)
+    }
+}
+
+/// `groups/v1/groups/{id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupInfo {
+    pub id: u64,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub member_count: u64,
+    #[serde(default)]
+    pub owner: Option<GroupOwner>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupOwner {
+    pub user_id: u64,
+    pub username: String,
+}
+
+/// One member from `groups/v1/groups/{id}/users`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupMember {
+    pub user_id: u64,
+    pub username: String,
+    pub display_name: String,
+    pub verified: bool,
+    pub role_name: String,
+    pub role_rank: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MembersPage {
+    pub members: Vec<GroupMember>,
+    /// Pass back to get the next page; None after the last.
+    pub next_cursor: Option<String>,
+}
+
+/// One page of `badges/v1/universes/{id}/badges`.
+#[derive(Clone, Debug)]
+pub struct BadgePage {
+    pub badges: Vec<monitor::BadgeInfo>,
+    pub next_cursor: Option<String>,
+}
+
+/// Badge name and description (`badges/v1/badges/{id}`), cached for the ELC lists.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BadgeMeta {
+    pub name: String,
+    pub description: String,
+}
+
+/// Start-up configuration of the client (from config.rs and site.toml).
+#[derive(Clone, Debug)]
+pub struct RobloxConfig {
+    pub api_template: String,
+    pub cookie: Option<RobloxCookie>,
+    pub timeout: Duration,
+    pub badges: settings::BadgeSettings,
+    pub classification: settings::Classification,
+    pub poll: settings::PollSettings,
+    pub limits: settings::RobloxSettings,
+}
+
+#[derive(Clone)]
+pub struct Roblox(Arc<Inner>);
+
+pub struct Inner {
+    pub http: HttpClient,
+    db: Db,
+    pub config: RobloxConfig,
+    names: cache::Bounded<String, Option<u64>>,
+    profiles: cache::Bounded<u64, Profile>,
+    awards: cache::Bounded<u64, Awards>,
+    thumbs: cache::Bounded<u64, String>,
+    badge_meta: cache::Bounded<u64, BadgeMeta>,
+    reports: cache::Bounded<String, Arc<PlayerReport>>,
+    by_name: cache::Coalescer<String, Result<Arc<PlayerReport>, RobloxError>>,
+    by_id: cache::Coalescer<u64, Result<Arc<PlayerReport>, RobloxError>>,
+    pub monitor: monitor::Monitor,
+    pub(crate) key_requests: routes::KeyRequests,
+}
+
+impl std::ops::Deref for Roblox {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+#[derive(Deserialize)]
+struct DataList<T> {
+    data: Vec<T>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NameHit {
+    id: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Award {
+    badge_id: u64,
+    awarded_date: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Thumb {
+    #[serde(default)]
+    target_id: u64,
+    state: String,
+    image_url: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Page<T> {
+    next_page_cursor: Option<String>,
+    data: Vec<T>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberItem {
+    user: MemberUser,
+    role: MemberRole,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberUser {
+    user_id: u64,
+    username: String,
+    #[serde(default)]
+    display_name: String,
+    #[serde(default)]
+    has_verified_badge: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberRole {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    rank: i64,
+}
+
+fn parse<T: DeserializeOwned>(answer: &Answer) -> Result<T, RobloxError> {
+    serde_json::from_slice(&answer.body).map_err(|e| RobloxError::BadAnswer(format!("{e}")))
+}
+
+/// `limit=100&sortOrder=Asc` and the cursor, for Roblox's cursor-paged lists.
+fn page_query(cursor: Option<&str>) -> Vec<(&'static str, String)> {
+    let mut query = vec![("limit", "100".to_string()), ("sortOrder", "Asc".to_string())];
+    if let Some(c) = cursor.filter(|c| !c.is_empty()) {
+        query.push(("cursor", c.to_string()));
+    }
+    query
+}
+
+fn unexpected(answer: &Answer) -> RobloxError {
+    RobloxError::Upstream(answer.status.as_u16())
+}
+
+impl Roblox {
+    pub fn new(config: RobloxConfig, db: Db, jobs: Jobs) -> Self {
+        let budgets = Budgets::new(&config.limits.budgets, config.limits.background_share);
+        let http = HttpClient::new(&config.api_template, config.cookie.clone(), config.timeout, budgets, jobs);
+        let n = config.limits.cache_entries;
+        Self(Arc::new(Inner {
+            http,
+            db,
+            names: cache::Bounded::new(n),
+            profiles: cache::Bounded::new(n),
+            awards: cache::Bounded::new(n),
+            thumbs: cache::Bounded::new(n),
+            badge_meta: cache::Bounded::new(1000),
+            reports: cache::Bounded::new(n),
+            by_name: Default::default(),
+            by_id: Default::default(),
+            monitor: monitor::Monitor::new(config.badges.tracked.len()),
+            key_requests: Default::default(),
+            config,
+        }))
+    }
+
+    fn profile_ttl_ms(&self) -> i64 {
+        self.config.limits.profile_ttl_hours as i64 * 3_600_000
+    }
+    fn awards_ttl_ms(&self) -> i64 {
+        self.config.limits.awards_ttl_days as i64 * 86_400_000
+    }
+    fn thumb_ttl_ms(&self) -> i64 {
+        self.config.limits.thumbnail_ttl_hours.max(1) as i64 * 3_600_000
+    }
+
+    /// The full report of `username` (Roblox's username rules are checked first: 400).
+    pub async fn lookup(&self, username: &str, priority: Priority) -> Result<Arc<PlayerReport>, RobloxError> {
+        let username = username.trim();
+        classify::check_username(username).map_err(RobloxError::BadUsername)?;
+        let key = username.to_ascii_lowercase();
+        if let Some(report) = self.cached(&key) {
+            return Ok(report);
+        }
+        self.by_name.run(key.clone(), || self.fetch_by_name(username.to_string(), key, priority)).await
+    }
+
+    /// The report of a cached lookup of `username`, still fresh; never calls Roblox.
+    pub fn cached(&self, username: &str) -> Option<Arc<PlayerReport>> {
+        self.reports.get(&username.trim().to_ascii_lowercase(), now_ms() - self.profile_ttl_ms())
+    }
+
+    /// The full report of the user with this id.
+    pub async fn lookup_user_id(&self, user_id: u64, priority: Priority) -> Result<Arc<PlayerReport>, RobloxError> {
+        self.by_id.run(user_id, || self.report_for(user_id, priority)).await
+    }
+
+    async fn fetch_by_name(&self, username: String, key: String, priority: Priority) -> Result<Arc<PlayerReport>, RobloxError> {
+        let id = self.resolve(&username, &key, priority).await?;
+        let report = self.by_id.run(id, || self.report_for(id, priority)).await?;
+        self.reports.insert(key, report.clone(), report.checked_at_ms);
+        Ok(report)
+    }
+
+    /// Username -> user id: memory, then SQLite, then `POST users/v1/usernames/users`.
+    async fn resolve(&self, username: &str, key: &str, priority: Priority) -> Result<u64, RobloxError> {
+        let now = now_ms();
+        if let Some(hit) = self.names.get(&key.to_string(), now - self.profile_ttl_ms()) {
+            return hit.ok_or_else(|| RobloxError::UnknownUser(username.to_string()));
+        }
+        if let Some(id) = self.persisted_name(key, now - self.profile_ttl_ms()).await {
+            self.names.insert(key.to_string(), Some(id), now);
+            return Ok(id);
+        }
+        let body = serde_json::json!({"usernames": [username], "excludeBannedUsers": false});
+        let answer = self.http.call(&http::USERNAMES, "v1/usernames/users", &[], Some(&body), priority).await?;
+        if !answer.status.is_success() {
+            return Err(unexpected(&answer));
+        }
+        let hits: DataList<NameHit> = parse(&answer)?;
+        let Some(hit) = hits.data.first() else {
+            // Remembered briefly so a repeated typo does not cost a call each time.
+            self.names.insert(key.to_string(), None, now - self.profile_ttl_ms() + UNKNOWN_NAME_TTL_MS);
+            return Err(RobloxError::UnknownUser(username.to_string()));
+        };
+        self.names.insert(key.to_string(), Some(hit.id), now);
+        let row = CacheRow { kind: "name", key: key.to_string(), body: hit.id.to_string(), fetched_at: now };
+        self.persist(vec![row], None).await;
+        Ok(hit.id)
+    }
+
+    async fn persisted_name(&self, key: &str, fresh_since: i64) -> Option<u64> {
+        let key = key.to_string();
+        let rows = self.db.read(move |c| store::cache_rows(c, &key, &["name"])).await.ok()?;
+        rows.into_iter().find(|(_, _, at)| *at >= fresh_since).and_then(|(_, body, _)| body.parse().ok())
+    }
+
+    /// Loads the persisted profile, award dates and headshot of `id` into memory (fresh ones only).
+    async fn warm_from_db(&self, id: u64) {
+        let key = id.to_string();
+        let Ok(rows) = self.db.read(move |c| store::cache_rows(c, &key, &["profile", "awards", "thumb"])).await else {
+            return;
+        };
+        let now = now_ms();
+        for (kind, body, at) in rows {
+            match kind.as_str() {
+                "profile" if at >= now - self.profile_ttl_ms() => {
+                    if let Ok(p) = serde_json::from_str::<Profile>(&body) {
+                        self.profiles.insert(id, p, at);
+                    }
+                }
+                "awards" if at >= now - self.awards_ttl_ms() => {
+                    if let Ok(list) = serde_json::from_str::<Vec<AwardedBadge>>(&body) {
+                        self.awards.insert(id, Awards::Known(list), at);
+                    }
+                }
+                "thumb" if at >= now - self.thumb_ttl_ms() => self.thumbs.insert(id, body, at),
+                _ => {}
+            }
+        }
+    }
+
+    async fn report_for(&self, id: u64, priority: Priority) -> Result<Arc<PlayerReport>, RobloxError> {
+        let now = now_ms();
+        if self.profiles.get(&id, now - self.profile_ttl_ms()).is_none() {
+            self.warm_from_db(id).await;
+        }
+        let mut rows = Vec::new();
+        let profile = self.profile(id, priority, &mut rows).await?;
+        let ((awards, award_row), (avatar_url, thumb_row)) =
+            tokio::join!(self.award_dates(id, priority), self.headshot(id, priority));
+        rows.extend(award_row);
+        rows.extend(thumb_row);
+        let elc_total = self.config.badges.elc.len();
+        let verdict = classify::classify(&self.config.classification, &profile, &awards, elc_total);
+        let report = Arc::new(PlayerReport { profile, avatar_url, awards, elc_total, verdict, checked_at_ms: now_ms() });
+        let player = store::PlayerRow {
+            user_id: report.profile.id,
+            username: report.profile.name.clone(),
+            display_name: report.profile.display_name.clone(),
+            verified: report.profile.verified,
+            banned: report.profile.is_banned,
+            created: report.profile.created.clone(),
+            generation: report.verdict.generation.clone(),
+            classification: report.verdict.classification.clone(),
+            is_newgen: report.verdict.is_newgen,
+            is_veteran: report.verdict.is_veteran,
+            elc_count: report.elc_count().map(|n| n as u32),
+            confidence: report.verdict.confidence,
+            checked_at: report.checked_at_ms,
+        };
+        self.persist(rows, Some(player)).await;
+        self.reports.insert(report.profile.name.to_ascii_lowercase(), report.clone(), report.checked_at_ms);
+        Ok(report)
+    }
+
+    /// Writes cache rows and the player; a failed write is logged, never fails the lookup.
+    async fn persist(&self, rows: Vec<CacheRow>, player: Option<store::PlayerRow>) {
+        if rows.is_empty() && player.is_none() {
+            return;
+        }
+        let written = self
+            .db
+            .write(move |tx| {
+                store::put_cache(tx, &rows)?;
+                if let Some(p) = &player {
+                    store::upsert_player(tx, p)?;
+                }
+                Ok(())
+            })
+            .await;
+        if let Err(e) = written {
+            tracing::warn!("Roblox lookup not saved: {e}");
+        }
+    }
+
+    async fn profile(&self, id: u64, priority: Priority, rows: &mut Vec<CacheRow>) -> Result<Profile, RobloxError> {
+        let now = now_ms();
+        if let Some(p) = self.profiles.get(&id, now - self.profile_ttl_ms()) {
+            return Ok(p);
+        }
+        let answer = self.http.call(&http::USER, &format!("v1/users/{id}"), &[], None, priority).await?;
+        match answer.status.as_u16() {
+            200 => {}
+            400 | 404 => return Err(RobloxError::UnknownUser(format!("with id {id}"))),
+            _ => return Err(unexpected(&answer)),
+        }
+        let profile: Profile = parse(&answer)?;
+        if profile.created.parse::<jiff::Timestamp>().is_err() {
+            return Err(RobloxError::BadAnswer(format!("join date {:?}", profile.created)));
+        }
+        self.profiles.insert(id, profile.clone(), now);
+        rows.push(CacheRow {
+            kind: "profile",
+            key: id.to_string(),
+            body: serde_json::to_string(&profile).expect("a profile serializes"),
+            fetched_at: now,
+        });
+        Ok(profile)
+    }
+
+    /// The ELC award dates; never an error (the reason is in `Awards::Unavailable`).
+    async fn award_dates(&self, id: u64, priority: Priority) -> (Awards, Option<CacheRow>) {
+        let now = now_ms();
+        let elc = &self.config.badges.elc;
+        if elc.is_empty() {
+            return (Awards::Known(Vec::new()), None);
+        }
+        if let Some(a) = self.awards.get(&id, now - self.awards_ttl_ms()) {
+            return (a, None);
+        }
+        let ids = elc.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+        let path = format!("v1/users/{id}/badges/awarded-dates");
+        let answer = match self.http.call(&http::AWARDED_DATES, &path, &[("badgeIds", ids)], None, priority).await {
+            Ok(a) => a,
+            Err(e) => return (Awards::Unavailable(Unavailable::Temporary(e.to_string())), None),
+        };
+        let refused = |why: Unavailable| {
+            // Kept an hour, in memory only: the cached entry's age makes it expire early.
+            let at = now - self.awards_ttl_ms() + REFUSED_AWARDS_TTL_MS;
+            self.awards.insert(id, Awards::Unavailable(why.clone()), at);
+            (Awards::Unavailable(why), None)
+        };
+        match answer.status.as_u16() {
+            200 => {}
+            401 | 403 if self.http.has_cookie() => {
+                self.http.note_cookie(false);
+                return refused(Unavailable::CookieRejected);
+            }
+            401 | 403 => return refused(Unavailable::NeedsCookie),
+            500 => return refused(Unavailable::Hidden),
+            404 | 400 => return refused(Unavailable::Hidden),
+            s => return (Awards::Unavailable(Unavailable::Temporary(format!("HTTP {s}"))), None),
+        }
+        self.http.note_cookie(true);
+        let list: DataList<Award> = match parse(&answer) {
+            Ok(l) => l,
+            Err(e) => return (Awards::Unavailable(Unavailable::Temporary(e.to_string())), None),
+        };
+        let mut owned = Vec::new();
+        for award in list.data.into_iter().filter(|a| elc.contains(&a.badge_id)) {
+            let meta = self.badge_meta(award.badge_id, priority).await;
+            owned.push(AwardedBadge {
+                badge_id: award.badge_id,
+                name: meta.as_ref().map_or_else(|| format!("Badge {}", award.badge_id), |m| m.name.clone()),
+                description: meta.map(|m| m.description).unwrap_or_default(),
+                awarded_date: award.awarded_date,
+            });
+        }
+        owned.sort_by(|a, b| a.awarded_date.cmp(&b.awarded_date));
+        self.awards.insert(id, Awards::Known(owned.clone()), now);
+        let row = CacheRow {
+            kind: "awards",
+            key: id.to_string(),
+            body: serde_json::to_string(&owned).expect("awards serialize"),
+            fetched_at: now,
+        };
+        (Awards::Known(owned), Some(row))
+    }
+
+    /// Name and description of a badge: memory, SQLite, then `badges/v1/badges/{id}`. None on failure.
+    pub async fn badge_meta(&self, badge_id: u64, priority: Priority) -> Option<BadgeMeta> {
+        let now = now_ms();
+        let fresh_since = now - self.awards_ttl_ms();
+        if let Some(m) = self.badge_meta.get(&badge_id, fresh_since) {
+            return Some(m);
+        }
+        let key = badge_id.to_string();
+        if let Ok(rows) = self.db.read(move |c| store::cache_rows(c, &key, &["badge"])).await
+            && let Some((_, body, at)) = rows.into_iter().find(|(_, _, at)| *at >= fresh_since)
+            && let Ok(meta) = serde_json::from_str::<BadgeMeta>(&body)
+        {
+            self.badge_meta.insert(badge_id, meta.clone(), at);
+            return Some(meta);
+        }
+        let info = self.badge(badge_id, priority).await.ok()?;
+        let meta = BadgeMeta { name: info.name, description: info.description.unwrap_or_default() };
+        self.badge_meta.insert(badge_id, meta.clone(), now);
+        let row = CacheRow {
+            kind: "badge",
+            key: badge_id.to_string(),
+            body: serde_json::to_string(&meta).expect("meta serializes"),
+            fetched_at: now,
+        };
+        self.persist(vec![row], None).await;
+        Some(meta)
+    }
+
+    /// `badges/v1/badges/{id}`, uncached (the badge monitor wants fresh statistics).
+    pub async fn badge(&self, badge_id: u64, priority: Priority) -> Result<monitor::BadgeInfo, RobloxError> {
+        let answer = self.http.call(&http::BADGE, &format!("v1/badges/{badge_id}"), &[], None, priority).await?;
+        match answer.status.as_u16() {
+            200 => parse(&answer),
+            400 | 404 => Err(RobloxError::BadAnswer(format!("Roblox has no badge {badge_id}"))),
+            _ => Err(unexpected(&answer)),
+        }
+    }
+
+    /// The headshot URL; the placeholder when Roblox has none (Pending after retries, blocked, failed).
+    async fn headshot(&self, id: u64, priority: Priority) -> (String, Option<CacheRow>) {
+        let now = now_ms();
+        if let Some(url) = self.thumbs.get(&id, now - self.thumb_ttl_ms()) {
+            return (url, None);
+        }
+        let query = [
+            ("userIds", id.to_string()),
+            ("size", "150x150".to_string()),
+            ("format", "Png".to_string()),
+            ("isCircular", "false".to_string()),
+        ];
+        match self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &query, priority).await.get(&id) {
+            Some(url) => {
+                self.thumbs.insert(id, url.clone(), now);
+                let row = CacheRow { kind: "thumb", key: id.to_string(), body: url.clone(), fetched_at: now };
+                (url.clone(), Some(row))
+            }
+            None => (PLACEHOLDER_AVATAR.to_string(), None),
+        }
+    }
+
+    /// Completed image URLs by target id; asks again (twice, 500 ms apart) while any is Pending.
+    pub(crate) async fn thumbnails(
+        &self,
+        endpoint: &http::Endpoint,
+        path: &str,
+        query: &[(&str, String)],
+        priority: Priority,
+    ) -> std::collections::HashMap<u64, String> {
+        let mut done = std::collections::HashMap::new();
+        for attempt in 0..=PENDING_RETRIES {
+            if attempt > 0 {
+                tokio::time::sleep(PENDING_PAUSE).await;
+            }
+            let Ok(answer) = self.http.call(endpoint, path, query, None, priority).await else { break };
+            if !answer.status.is_success() {
+                break;
+            }
+            let Ok(list) = parse::<DataList<Thumb>>(&answer) else { break };
+            let mut pending = false;
+            for t in list.data {
+                match (t.state.as_str(), t.image_url) {
+                    ("Completed", Some(url)) if url.starts_with("https://") || url.starts_with("http://") => {
+                        done.insert(t.target_id, url);
+                    }
+                    ("Pending", _) => pending = true,
+                    _ => {}
+                }
+            }
+            if !pending {
+                break;
+            }
+        }
+        done
+    }
+
+    /// One page (up to 100) of a universe's badges with their statistics.
+    pub async fn universe_badges_page(
+        &self,
+        universe_id: u64,
+        cursor: Option<&str>,
+        priority: Priority,
+    ) -> Result<BadgePage, RobloxError> {
+        let query = page_query(cursor);
+        let path = format!("v1/universes/{universe_id}/badges");
+        let answer = self.http.call(&http::UNIVERSE_BADGES, &path, &query, None, priority).await?;
+        match answer.status.as_u16() {
+            200 => {}
+            400 | 404 => return Err(RobloxError::BadAnswer(format!("Roblox has no universe {universe_id}"))),
+            _ => return Err(unexpected(&answer)),
+        }
+        let page: Page<monitor::BadgeInfo> = parse(&answer)?;
+        Ok(BadgePage { badges: page.data, next_cursor: page.next_page_cursor.filter(|c| !c.is_empty()) })
+    }
+
+    /// `groups/v1/groups/{id}`: name, member count, owner.
+    pub async fn group_info(&self, group_id: u64, priority: Priority) -> Result<GroupInfo, RobloxError> {
+        let answer = self.http.call(&http::GROUP, &format!("v1/groups/{group_id}"), &[], None, priority).await?;
+        match answer.status.as_u16() {
+            200 => parse(&answer),
+            400 | 404 => Err(RobloxError::UnknownGroup(group_id)),
+            _ => Err(unexpected(&answer)),
+        }
+    }
+
+    /// One page of 100 members, oldest membership first. `cursor` is the previous page's `next_cursor`.
+    pub async fn group_members_page(
+        &self,
+        group_id: u64,
+        cursor: Option<&str>,
+        priority: Priority,
+    ) -> Result<MembersPage, RobloxError> {
+        let query = page_query(cursor);
+        let path = format!("v1/groups/{group_id}/users");
+        let answer = self.http.call(&http::GROUP_USERS, &path, &query, None, priority).await?;
+        match answer.status.as_u16() {
+            200 => {}
+            400 | 404 => return Err(RobloxError::UnknownGroup(group_id)),
+            _ => return Err(unexpected(&answer)),
+        }
+        let page: Page<MemberItem> = parse(&answer)?;
+        Ok(MembersPage {
+            members: page
+                .data
+                .into_iter()
+                .map(|m| GroupMember {
+                    user_id: m.user.user_id,
+                    username: m.user.username,
+                    display_name: m.user.display_name,
+                    verified: m.user.has_verified_badge,
+                    role_name: m.role.name,
+                    role_rank: m.role.rank,
+                })
+                .collect(),
+            next_cursor: page.next_page_cursor.filter(|c| !c.is_empty()),
+        })
+    }
+
+    /// Empties the in-memory caches and the persisted lookup cache (admin "Clear System Cache").
+    pub async fn clear_caches(&self) -> Result<usize, ApiError> {
+        let n = self.names.len() + self.profiles.len() + self.awards.len() + self.thumbs.len() + self.reports.len();
+        self.names.clear();
+        self.profiles.clear();
+        self.awards.clear();
+        self.thumbs.clear();
+        self.badge_meta.clear();
+        self.reports.clear();
+        Ok(n + self.db.write(store::clear_cache).await?)
+    }
+
+    /// The admin health line: reachable, rate-limited, cookie accepted or not.
+    pub fn health(&self) -> (bool, String) {
+        let http = &self.http;
+        let answered = http.last_answer_ms.load(std::sync::atomic::Ordering::Relaxed);
+        let failed = http.last_unreachable_ms.load(std::sync::atomic::Ordering::Relaxed);
+        let reach = match (answered, failed) {
+            (0, 0) => "not called yet".to_string(),
+            (a, f) if a >= f => format!("reachable (last answer {})", crate::db::rfc3339(a)),
+            (_, f) => format!("unreachable since {}", crate::db::rfc3339(f)),
+        };
+        let limited = if http.budgets.any_blocked() { "rate-limited by Roblox now" } else { "not rate-limited" };
+        let cookie = match http.cookie_state() {
+            CookieState::NotConfigured => "no cookie (award dates need FANHUB_ROBLOX_COOKIE)",
+            CookieState::Untested => "cookie configured, not used yet",
+            CookieState::Accepted => "cookie accepted",
+            CookieState::Rejected => "cookie rejected by Roblox",
+        };
+        let ok = !(answered < failed) && http.cookie_state() != CookieState::Rejected;
+        (ok, format!("{reach}; {limited}; {cookie}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_map_to_the_api_statuses() {
+        let cases = [
+            (RobloxError::BadUsername("x".into()), 400),
+            (RobloxError::UnknownUser("x".into()), 404),
+            (RobloxError::Throttled { retry_after_secs: 9 }, 503),
+            (RobloxError::Timeout(Duration::from_secs(1)), 504),
+            (RobloxError::BadAnswer("x".into()), 502),
+            (RobloxError::Unreachable("x".into()), 502),
+            (RobloxError::Upstream(500), 502),
+        ];
+        for (e, status) in cases {
+            let api: ApiError = e.clone().into();
+            assert_eq!(api.status.as_u16(), status, "{e:?}");
+            assert!(api.body.message.is_some());
+        }
+        let api: ApiError = RobloxError::Throttled { retry_after_secs: 9 }.into();
+        assert_eq!(api.retry_after_secs, Some(9));
+    }
+}

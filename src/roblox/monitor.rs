@@ -1,0 +1,471 @@
+//! The badge monitor: one background poller snapshots every tracked badge, keeps the history in
+//! SQLite and the answer of `GET /api/badge-monitor` in memory. When Roblox fails, the last
+//! figures stay, marked `stale` with their time; after a restart the stored figures are served
+//! at once.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::classify::rarity;
+use super::store::{self, BadgeRow};
+use super::{Priority, Roblox, http};
+use crate::db::{now_ms, rfc3339};
+use crate::http::cached::CachedJson;
+use crate::state::AppState;
+
+const DAY_MS: i64 = 86_400_000;
+const HISTORY_DAYS: i64 = 7;
+const SNAPSHOT_KEEP_DAYS: i64 = 35;
+const PRUNE_EVERY_MS: i64 = 3_600_000;
+
+/// `badges/v1/badges/{id}` as Roblox sends it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BadgeInfo {
+    pub id: u64,
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub enabled: bool,
+    #[serde(default)]
+    pub icon_image_id: u64,
+    pub statistics: BadgeStatistics,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BadgeStatistics {
+    #[serde(default)]
+    pub past_day_awarded_count: i64,
+    #[serde(default)]
+    pub awarded_count: i64,
+    /// A 0-1 fraction despite the name.
+    #[serde(default)]
+    pub win_rate_percentage: f64,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct DailyStats {
+    /// Awarded in the last 24 hours (Roblox's statistics).
+    pub today: i64,
+    /// Awarded per day over the stored snapshots of the last 7 days (Roblox's 24-hour figure
+    /// until the history spans a day).
+    pub week_average: i64,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct HistoryPoint {
+    /// UTC day, YYYY-MM-DD.
+    pub date: String,
+    /// Total awarded at that day's last snapshot.
+    pub awarded_count: i64,
+    /// Awarded in the 24 hours before that snapshot.
+    pub past_day: i64,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct MonitoredBadge {
+    pub badge_id: u64,
+    pub name: String,
+    pub description: String,
+    /// Roblox's icon (thumbnails API); null when it had none to give.
+    pub image_url: Option<String>,
+    /// Roblox's difficulty word from the win rate.
+    pub rarity: String,
+    /// Percent of the game's players who own it.
+    pub win_rate_percentage: f64,
+    pub awarded_count: i64,
+    pub daily_stats: DailyStats,
+    /// One point per day of the last 7 that has a snapshot, oldest first.
+    pub history: Vec<HistoryPoint>,
+    pub updated_at: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct GlobalStats {
+    pub total_awarded: i64,
+    /// Name of the most awarded badge.
+    pub most_popular: Option<String>,
+    pub most_popular_badge_id: Option<u64>,
+    /// Name of the badge with the lowest win rate.
+    pub rarest: Option<String>,
+    pub rarest_badge_id: Option<u64>,
+}
+
+/// The body of `GET /api/badge-monitor`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct BadgeMonitorAnswer {
+    pub success: bool,
+    pub badges: Vec<MonitoredBadge>,
+    /// Badge ids in site.toml `[badges] tracked`.
+    pub total_tracked: usize,
+    pub global_stats: GlobalStats,
+    /// When these figures were fetched from Roblox (null: never yet).
+    pub last_updated: Option<String>,
+    /// True when the figures are older than two poll intervals (Roblox failing or unreachable).
+    pub stale: bool,
+    /// Why the last poll failed, while stale.
+    pub error: Option<String>,
+    pub poll_interval_secs: u64,
+}
+
+struct Figures {
+    /// The badges shown, in order: `[badges] tracked`, or the universe's badges.
+    ids: Vec<u64>,
+    rows: Vec<BadgeRow>,
+    history: HashMap<u64, Vec<(i64, i64, i64)>>,
+    last_success_ms: Option<i64>,
+    error: Option<String>,
+    last_prune_ms: i64,
+}
+
+pub struct Monitor {
+    pub json: CachedJson,
+    figures: Mutex<Figures>,
+}
+
+impl Monitor {
+    pub fn new(_tracked: usize) -> Self {
+        Self {
+            json: CachedJson::new(&()),
+            figures: Mutex::new(Figures {
+                ids: Vec::new(),
+                rows: Vec::new(),
+                history: HashMap::new(),
+                last_success_ms: None,
+                error: None,
+                last_prune_ms: 0,
+            }),
+        }
+    }
+}
+
+/// At most this many pages of a universe's badges per poll.
+const MAX_UNIVERSE_PAGES: usize = 10;
+
+/// Builds the answer from rows and their snapshots.
+pub fn answer(
+    tracked: &[u64],
+    rows: &[BadgeRow],
+    history: &HashMap<u64, Vec<(i64, i64, i64)>>,
+    last_success_ms: Option<i64>,
+    error: Option<&str>,
+    interval_secs: u64,
+    now: i64,
+) -> BadgeMonitorAnswer {
+    let mut badges = Vec::new();
+    for id in tracked {
+        let Some(r) = rows.iter().find(|r| r.badge_id == *id) else { continue };
+        let snaps = history.get(id).map(Vec::as_slice).unwrap_or(&[]);
+        badges.push(MonitoredBadge {
+            badge_id: r.badge_id,
+            name: r.name.clone(),
+            description: r.description.clone(),
+            image_url: r.image_url.clone(),
+            rarity: rarity(r.win_rate).to_string(),
+            win_rate_percentage: (r.win_rate * 10_000.0).round() / 100.0,
+            awarded_count: r.awarded_count,
+            daily_stats: DailyStats { today: r.past_day, week_average: week_average(snaps, r.past_day) },
+            history: daily_history(snaps),
+            updated_at: rfc3339(r.updated_at),
+        });
+    }
+    let most_popular = badges.iter().max_by_key(|b| b.awarded_count);
+    let rarest = badges.iter().min_by(|a, b| a.win_rate_percentage.total_cmp(&b.win_rate_percentage));
+    let global_stats = GlobalStats {
+        total_awarded: badges.iter().map(|b| b.awarded_count).sum(),
+        most_popular: most_popular.map(|b| b.name.clone()),
+        most_popular_badge_id: most_popular.map(|b| b.badge_id),
+        rarest: rarest.map(|b| b.name.clone()),
+        rarest_badge_id: rarest.map(|b| b.badge_id),
+    };
+    let updated = last_success_ms.or_else(|| rows.iter().map(|r| r.updated_at).max());
+    let stale = !tracked.is_empty()
+        && (error.is_some() || updated.is_none_or(|t| now - t > 2 * interval_secs as i64 * 1000 + 5_000));
+    BadgeMonitorAnswer {
+        success: true,
+        total_tracked: tracked.len(),
+        badges,
+        global_stats,
+        last_updated: updated.map(rfc3339),
+        stale,
+        error: if stale { error.map(str::to_string) } else { None },
+        poll_interval_secs: interval_secs,
+    }
+}
+
+/// Per day: the total awarded over the window divided by its days; until the snapshots span a
+/// day, Roblox's own 24-hour figure.
+fn week_average(snaps: &[(i64, i64, i64)], past_day: i64) -> i64 {
+    match (snaps.first(), snaps.last()) {
+        (Some(first), Some(last)) if last.0 - first.0 >= DAY_MS => {
+            let days = (last.0 - first.0) as f64 / DAY_MS as f64;
+            ((last.1 - first.1).max(0) as f64 / days).round() as i64
+        }
+        _ => past_day,
+    }
+}
+
+fn daily_history(snaps: &[(i64, i64, i64)]) -> Vec<HistoryPoint> {
+    let mut points: Vec<HistoryPoint> = Vec::new();
+    for (at, count, past_day) in snaps {
+        let date = rfc3339(*at).chars().take(10).collect::<String>();
+        match points.last_mut() {
+            Some(p) if p.date == date => {
+                p.awarded_count = *count;
+                p.past_day = *past_day;
+            }
+            _ => points.push(HistoryPoint { date, awarded_count: *count, past_day: *past_day }),
+        }
+    }
+    let keep = points.len().saturating_sub(HISTORY_DAYS as usize);
+    points.split_off(keep)
+}
+
+impl Roblox {
+    fn publish(&self, f: &Figures) {
+        let a = answer(
+            &f.ids,
+            &f.rows,
+            &f.history,
+            f.last_success_ms,
+            f.error.as_deref(),
+            self.config.poll.badge_monitor_secs,
+            now_ms(),
+        );
+        self.monitor.json.set(&a);
+    }
+
+    /// Serves the stored figures (called at start, before the server listens: a restart
+    /// answers with the last figures at once).
+    pub fn load_stored_badges(&self) {
+        let tracked = self.config.badges.tracked.clone();
+        let universe = self.config.badges.universe.is_some();
+        let since = now_ms() - (HISTORY_DAYS + 1) * DAY_MS;
+        let loaded = self
+            .db
+            .read_blocking(move |c| {
+                let ids = if tracked.is_empty() && universe { store::all_badge_ids(c)? } else { tracked };
+                let rows = store::badges(c, &ids)?;
+                let mut history = HashMap::new();
+                for r in &rows {
+                    history.insert(r.badge_id, store::snapshots(c, r.badge_id, since)?);
+                }
+                Ok((ids, rows, history))
+            });
+        let mut f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+        match loaded {
+            Ok((ids, rows, history)) => {
+                f.ids = ids;
+                f.last_success_ms = rows.iter().map(|r| r.updated_at).max();
+                f.rows = rows;
+                f.history = history;
+            }
+            Err(e) => tracing::warn!("stored badge figures not read: {e}"),
+        }
+        self.publish(&f);
+    }
+
+    /// One poll: every tracked badge's statistics and icon, stored and published. On failure the
+    /// last figures stay, marked stale with the reason.
+    pub async fn poll_badges(&self) -> Result<usize, String> {
+        let result = self.fetch_badges().await;
+        let now = now_ms();
+        let outcome = match result {
+            Ok(mut rows) => {
+                {
+                    let f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+                    for r in rows.iter_mut().filter(|r| r.image_url.is_none()) {
+                        r.image_url = f.rows.iter().find(|o| o.badge_id == r.badge_id).and_then(|o| o.image_url.clone());
+                    }
+                }
+                let prune = {
+                    let f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+                    now - f.last_prune_ms > PRUNE_EVERY_MS
+                };
+                let to_save = rows.clone();
+                let awards_ttl = self.awards_ttl_ms();
+                let since = now - (HISTORY_DAYS + 1) * DAY_MS;
+                let ids: Vec<u64> = rows.iter().map(|r| r.badge_id).collect();
+                let saved = self
+                    .db
+                    .write(move |tx| {
+                        store::save_poll(tx, &to_save)?;
+                        if prune {
+                            store::prune(tx, now - awards_ttl.max(7 * DAY_MS), now - SNAPSHOT_KEEP_DAYS * DAY_MS)?;
+                        }
+                        let mut history = HashMap::new();
+                        for id in ids {
+                            history.insert(id, store::snapshots(tx, id, since)?);
+                        }
+                        Ok(history)
+                    })
+                    .await;
+                let mut f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+                match saved {
+                    Ok(history) => {
+                        let n = rows.len();
+                        f.ids = if self.config.badges.tracked.is_empty() {
+                            rows.iter().map(|r| r.badge_id).collect()
+                        } else {
+                            self.config.badges.tracked.clone()
+                        };
+                        f.history = history;
+                        f.rows = rows;
+                        f.last_success_ms = Some(now);
+                        f.error = None;
+                        if prune {
+                            f.last_prune_ms = now;
+                        }
+                        Ok(n)
+                    }
+                    Err(e) => {
+                        f.error = Some(format!("figures not saved: {e}"));
+                        Err(format!("badge figures not saved: {e}"))
+                    }
+                }
+            }
+            Err(e) => {
+                let mut f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+                f.error = Some(e.clone());
+                Err(e)
+            }
+        };
+        let f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+        self.publish(&f);
+        outcome
+    }
+
+    /// The figures of the tracked badges (in `tracked` order), or of every badge of the universe.
+    async fn fetch_badges(&self) -> Result<Vec<BadgeRow>, String> {
+        let tracked = &self.config.badges.tracked;
+        let row = |info: BadgeInfo| BadgeRow {
+            badge_id: info.id,
+            name: info.name,
+            description: info.description.unwrap_or_default(),
+            image_url: None,
+            win_rate: info.statistics.win_rate_percentage,
+            awarded_count: info.statistics.awarded_count,
+            past_day: info.statistics.past_day_awarded_count,
+            updated_at: now_ms(),
+        };
+        let mut found: Vec<BadgeRow> = Vec::new();
+        if let Some(universe) = self.config.badges.universe {
+            let mut cursor: Option<String> = None;
+            for _ in 0..MAX_UNIVERSE_PAGES {
+                let page = self
+                    .universe_badges_page(universe, cursor.as_deref(), Priority::Background)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                found.extend(page.badges.into_iter().filter(|b| tracked.is_empty() || tracked.contains(&b.id)).map(row));
+                match page.next_cursor {
+                    Some(c) => cursor = Some(c),
+                    None => break,
+                }
+            }
+        }
+        let order: Vec<u64> = if tracked.is_empty() { found.iter().map(|r| r.badge_id).collect() } else { tracked.clone() };
+        let mut rows = Vec::new();
+        let mut missing = Vec::new();
+        for id in &order {
+            if let Some(pos) = found.iter().position(|r| r.badge_id == *id) {
+                rows.push(found.swap_remove(pos));
+                continue;
+            }
+            match self.badge(*id, Priority::Background).await {
+                Ok(info) => rows.push(row(info)),
+                Err(super::RobloxError::BadAnswer(why)) if why.starts_with("Roblox has no badge") => missing.push(*id),
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+        if !missing.is_empty() {
+            tracing::warn!("badge monitor: Roblox has no badge {missing:?} (check [badges] tracked)");
+        }
+        for chunk in order.chunks(100) {
+            let ids = chunk.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+            let query = [
+                ("badgeIds", ids),
+                ("size", "150x150".to_string()),
+                ("format", "Png".to_string()),
+                ("isCircular", "false".to_string()),
+            ];
+            let icons = self.thumbnails(&http::BADGE_ICONS, "v1/badges/icons", &query, Priority::Background).await;
+            for r in rows.iter_mut() {
+                if let Some(url) = icons.get(&r.badge_id) {
+                    r.image_url = Some(url.clone());
+                }
+            }
+        }
+        Ok(rows)
+    }
+}
+
+/// The poller: serves the stored figures at once, then polls every `[poll] badge_monitor_secs`.
+pub async fn run(state: AppState) {
+    let job = state.jobs.register("badge-monitor");
+    let roblox = state.roblox.clone();
+    if roblox.config.badges.tracked.is_empty() && roblox.config.badges.universe.is_none() {
+        return;
+    }
+    let mut tick = tokio::time::interval(Duration::from_secs(roblox.config.poll.badge_monitor_secs));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        job.started();
+        if let Err(e) = job.report(roblox.poll_badges().await) {
+            tracing::warn!("badge monitor poll failed: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: u64, count: i64, rate: f64) -> BadgeRow {
+        BadgeRow {
+            badge_id: id,
+            name: format!("B{id}"),
+            description: String::new(),
+            image_url: None,
+            win_rate: rate,
+            awarded_count: count,
+            past_day: 40,
+            updated_at: 10 * DAY_MS,
+        }
+    }
+
+    #[test]
+    fn the_answer_computes_totals_averages_history_and_staleness() {
+        let rows = vec![row(1, 1000, 0.5), row(2, 50, 0.004)];
+        let history = HashMap::from([(1, vec![(8 * DAY_MS, 800, 90), (9 * DAY_MS, 900, 100), (10 * DAY_MS, 1000, 40)])]);
+        let a = answer(&[1, 2, 3], &rows, &history, Some(10 * DAY_MS), None, 60, 10 * DAY_MS + 1000);
+        assert_eq!((a.total_tracked, a.badges.len(), a.global_stats.total_awarded), (3, 2, 1050));
+        assert_eq!(a.global_stats.most_popular.as_deref(), Some("B1"));
+        assert_eq!(a.global_stats.rarest.as_deref(), Some("B2"));
+        assert_eq!(a.badges[0].daily_stats.week_average, 100, "200 over 2 days");
+        assert_eq!(a.badges[1].daily_stats.week_average, 40, "no history yet: Roblox's 24 h figure");
+        assert_eq!((a.badges[0].rarity.as_str(), a.badges[1].rarity.as_str()), ("Moderate", "Impossible"));
+        assert_eq!(a.badges[0].history.len(), 3);
+        assert!(!a.stale);
+        let later = answer(&[1, 2], &rows, &history, Some(10 * DAY_MS), Some("Roblox down"), 60, 10 * DAY_MS + 1000);
+        assert!(later.stale && later.error.as_deref() == Some("Roblox down"));
+        let old = answer(&[1], &rows, &history, Some(10 * DAY_MS), None, 60, 11 * DAY_MS);
+        assert!(old.stale, "figures a day old are stale");
+    }
+}

@@ -1,0 +1,427 @@
+//! The Roblox endpoints: the keyed newgen check, the bot API (analyze, quick check, test) and
+//! the badge monitor. Answers use the spec's names (section 3) plus a few extra fields.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::middleware::from_fn_with_state;
+use axum::response::Response;
+use axum::routing::get;
+use axum::{Extension, Json, Router};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{Awards, Evidence, PlayerReport, Priority};
+use crate::db::now_ms;
+use crate::error::ApiError;
+use crate::http::extract::Path;
+use crate::keys::guard::{ApiCaller, require_api_key};
+use crate::state::AppState;
+
+/// How stale the `apiKey.requests` figure may be (it is re-read from SQLite at most this often
+/// per key, and counted up in memory in between).
+const KEY_REQUESTS_REFRESH_MS: i64 = 2_000;
+
+pub fn router(state: AppState) -> Router<AppState> {
+    let keyed = Router::new()
+        .route("/api/newgen-check/{username}", get(newgen_check))
+        .route_layer(from_fn_with_state(state, require_api_key));
+    Router::new()
+        .route("/api/discord-bot/analyze/{username}", get(analyze))
+        .route("/api/discord-bot/check/{username}", get(quick_check))
+        .route("/api/discord-bot/test", get(test))
+        .route("/api/badge-monitor", get(badge_monitor))
+        .merge(keyed)
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ElcBadge {
+    pub name: String,
+    pub badge_id: u64,
+    pub description: String,
+    /// RFC 3339.
+    pub awarded_date: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ElcBadges {
+    /// ELC badges owned (0 when unavailable).
+    pub count: usize,
+    /// ELC badges the site knows.
+    pub total: usize,
+    pub badges: Vec<ElcBadge>,
+    /// False when Roblox did not give the award dates; `unavailableReason` says why.
+    pub available: bool,
+    pub unavailable_reason: Option<String>,
+    /// `needsCookie`, `cookieRejected`, `hidden` or `temporary`.
+    pub unavailable_code: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct KeyUsage {
+    pub name: String,
+    /// Calls made with this key so far.
+    pub requests: i64,
+}
+
+/// The newgen check (spec section 3).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct NewgenCheck {
+    pub success: bool,
+    pub username: String,
+    pub display_name: String,
+    pub user_id: u64,
+    pub avatar_url: String,
+    pub has_verified_badge: bool,
+    /// The account's creation time, RFC 3339.
+    pub join_date: String,
+    /// Days since the join date.
+    pub account_age: i64,
+    pub generation: String,
+    pub is_newgen: bool,
+    pub is_veteran: bool,
+    pub classification: String,
+    /// Percent.
+    pub confidence: u8,
+    pub reason: String,
+    pub evidence: Vec<Evidence>,
+    pub is_banned: bool,
+    pub elc_badges: ElcBadges,
+    pub api_key: KeyUsage,
+    /// When Roblox's data was read (RFC 3339); cached answers keep their time.
+    pub checked_at: String,
+}
+
+fn elc_badges(report: &PlayerReport) -> ElcBadges {
+    match &report.awards {
+        Awards::Known(list) => ElcBadges {
+            count: list.len(),
+            total: report.elc_total,
+            badges: list
+                .iter()
+                .map(|b| ElcBadge {
+                    name: b.name.clone(),
+                    badge_id: b.badge_id,
+                    description: b.description.clone(),
+                    awarded_date: b.awarded_date.clone(),
+                })
+                .collect(),
+            available: true,
+            unavailable_reason: None,
+            unavailable_code: None,
+        },
+        Awards::Unavailable(why) => ElcBadges {
+            count: 0,
+            total: report.elc_total,
+            badges: Vec::new(),
+            available: false,
+            unavailable_reason: Some(why.sentence()),
+            unavailable_code: Some(why.code().to_string()),
+        },
+    }
+}
+
+/// Counts for `apiKey.requests`: a SQLite read at most every 2 s per key, counted up in between.
+#[derive(Default)]
+pub struct KeyRequests(Mutex<HashMap<i64, (i64, i64)>>);
+
+impl KeyRequests {
+    async fn count(&self, state: &AppState, key_id: i64) -> i64 {
+        let now = now_ms();
+        {
+            let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((count, at)) = map.get_mut(&key_id)
+                && now - *at < KEY_REQUESTS_REFRESH_MS
+            {
+                *count += 1;
+                return *count;
+            }
+        }
+        let read = state
+            .db
+            .read(move |c| {
+                Ok(c.query_row(
+                    "SELECT COALESCE(SUM(requests), 0) FROM api_key_hourly WHERE key_id = ?1",
+                    [key_id],
+                    |r| r.get::<_, i64>(0),
+                )?)
+            })
+            .await
+            .unwrap_or(0);
+        // This call is being counted beside the handler; include it.
+        let count = read.max(1);
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() > 10_000 {
+            map.clear();
+        }
+        map.insert(key_id, (count, now));
+        count
+    }
+}
+
+/// Is this player a newgen? Roblox's data for one username, classified by the site's rules.
+#[utoipa::path(get, path = "/api/newgen-check/{username}", tag = "roblox", operation_id = "newgenCheck", security(("apiKey" = [])),
+    params(("username" = String, Path, description = "A Roblox username: 3-20 letters, digits and at most one underscore (not first or last)")),
+    responses(
+        (status = 200, description = "The player, classified", body = NewgenCheck),
+        (status = 400, description = "Not a valid Roblox username"),
+        (status = 404, description = "No Roblox account has this username"),
+        (status = 502, description = "Roblox failed or sent an unreadable answer"),
+        (status = 503, description = "Roblox is rate-limiting lookups (Retry-After says when to try again)"),
+        (status = 504, description = "Roblox did not answer in time")))]
+pub(crate) async fn newgen_check(
+    State(state): State<AppState>,
+    Extension(ApiCaller(key)): Extension<ApiCaller>,
+    Path(username): Path<String>,
+) -> Result<Json<NewgenCheck>, ApiError> {
+    let report = state.roblox.lookup(&username, Priority::Interactive).await?;
+    let requests = state.roblox.key_requests.count(&state, key.id).await;
+    let (p, v) = (&report.profile, &report.verdict);
+    Ok(Json(NewgenCheck {
+        success: true,
+        username: p.name.clone(),
+        display_name: p.display_name.clone(),
+        user_id: p.id,
+        avatar_url: report.avatar_url.clone(),
+        has_verified_badge: p.verified,
+        join_date: p.created.clone(),
+        account_age: report.account_age_days(),
+        generation: v.generation.clone(),
+        is_newgen: v.is_newgen,
+        is_veteran: v.is_veteran,
+        classification: v.classification.clone(),
+        confidence: v.confidence,
+        reason: v.reason.clone(),
+        evidence: v.evidence.clone(),
+        is_banned: p.is_banned,
+        elc_badges: elc_badges(&report),
+        api_key: KeyUsage { name: key.name.clone(), requests },
+        checked_at: report.checked_at(),
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct BotStatus {
+    pub classification: String,
+    pub generation: String,
+    /// Percent.
+    pub confidence: u8,
+    pub reason: String,
+    pub is_newgen: bool,
+    pub is_veteran: bool,
+    pub evidence: Vec<Evidence>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct BotBadges {
+    pub elc_count: usize,
+    pub total: usize,
+    pub elc_badges: Vec<ElcBadge>,
+    pub available: bool,
+    pub unavailable_reason: Option<String>,
+}
+
+/// The bot's full analysis (spec section 3).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct BotAnalysis {
+    pub success: bool,
+    pub username: String,
+    pub display_name: String,
+    pub user_id: u64,
+    pub avatar_url: String,
+    pub has_verified_badge: bool,
+    /// Days since the join date.
+    pub account_age: i64,
+    pub join_date: String,
+    pub description: String,
+    pub is_banned: bool,
+    pub status: BotStatus,
+    pub badges: BotBadges,
+    pub checked_at: String,
+}
+
+/// Full analysis of a player for bots: profile, classification with its reason and evidence, ELC badges.
+#[utoipa::path(get, path = "/api/discord-bot/analyze/{username}", tag = "roblox", operation_id = "botAnalyze",
+    params(("username" = String, Path, description = "A Roblox username")),
+    responses(
+        (status = 200, description = "The analysis", body = BotAnalysis),
+        (status = 400, description = "Not a valid Roblox username"),
+        (status = 404, description = "No Roblox account has this username"),
+        (status = 502, description = "Roblox failed or sent an unreadable answer"),
+        (status = 503, description = "Roblox is rate-limiting lookups (Retry-After)"),
+        (status = 504, description = "Roblox did not answer in time")))]
+pub(crate) async fn analyze(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> Result<Json<BotAnalysis>, ApiError> {
+    let report = state.roblox.lookup(&username, Priority::Interactive).await?;
+    let (p, v) = (&report.profile, &report.verdict);
+    let elc = elc_badges(&report);
+    Ok(Json(BotAnalysis {
+        success: true,
+        username: p.name.clone(),
+        display_name: p.display_name.clone(),
+        user_id: p.id,
+        avatar_url: report.avatar_url.clone(),
+        has_verified_badge: p.verified,
+        account_age: report.account_age_days(),
+        join_date: p.created.clone(),
+        description: p.description.clone(),
+        is_banned: p.is_banned,
+        status: BotStatus {
+            classification: v.classification.clone(),
+            generation: v.generation.clone(),
+            confidence: v.confidence,
+            reason: v.reason.clone(),
+            is_newgen: v.is_newgen,
+            is_veteran: v.is_veteran,
+            evidence: v.evidence.clone(),
+        },
+        badges: BotBadges {
+            elc_count: elc.count,
+            total: elc.total,
+            elc_badges: elc.badges,
+            available: elc.available,
+            unavailable_reason: elc.unavailable_reason,
+        },
+        checked_at: report.checked_at(),
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct EarliestBadge {
+    pub name: String,
+    pub awarded_date: String,
+}
+
+/// The bot's quick check (spec section 3).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct QuickCheck {
+    pub success: bool,
+    pub username: String,
+    pub display_name: String,
+    pub user_id: u64,
+    pub avatar_url: String,
+    /// The classification.
+    pub status: String,
+    pub generation: String,
+    pub confidence: u8,
+    pub elc_badge_count: usize,
+    /// ELC badges the site knows.
+    pub total_badge_count: usize,
+    /// False when Roblox did not give the award dates (the counts are then 0 of total).
+    pub elc_available: bool,
+    pub account_age: i64,
+    /// The earliest ELC badge owned; null when none (or unavailable).
+    pub earliest_badge: Option<EarliestBadge>,
+    pub checked_at: String,
+}
+
+/// A player's classification in one line, for bots.
+#[utoipa::path(get, path = "/api/discord-bot/check/{username}", tag = "roblox", operation_id = "botQuickCheck",
+    params(("username" = String, Path, description = "A Roblox username")),
+    responses(
+        (status = 200, description = "The quick check", body = QuickCheck),
+        (status = 400, description = "Not a valid Roblox username"),
+        (status = 404, description = "No Roblox account has this username"),
+        (status = 502, description = "Roblox failed or sent an unreadable answer"),
+        (status = 503, description = "Roblox is rate-limiting lookups (Retry-After)"),
+        (status = 504, description = "Roblox did not answer in time")))]
+pub(crate) async fn quick_check(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> Result<Json<QuickCheck>, ApiError> {
+    let report = state.roblox.lookup(&username, Priority::Interactive).await?;
+    let (p, v) = (&report.profile, &report.verdict);
+    let owned = report.awards.owned();
+    Ok(Json(QuickCheck {
+        success: true,
+        username: p.name.clone(),
+        display_name: p.display_name.clone(),
+        user_id: p.id,
+        avatar_url: report.avatar_url.clone(),
+        status: v.classification.clone(),
+        generation: v.generation.clone(),
+        confidence: v.confidence,
+        elc_badge_count: owned.map_or(0, <[_]>::len),
+        total_badge_count: report.elc_total,
+        elc_available: owned.is_some(),
+        account_age: report.account_age_days(),
+        earliest_badge: owned
+            .and_then(|b| b.first())
+            .map(|b| EarliestBadge { name: b.name.clone(), awarded_date: b.awarded_date.clone() }),
+        checked_at: report.checked_at(),
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BotEndpoint {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub description: &'static str,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct BotTest {
+    pub success: bool,
+    pub message: String,
+    pub endpoints: Vec<BotEndpoint>,
+    /// The Roblox connection as last seen: reachable, rate-limited, cookie.
+    pub roblox: String,
+    pub timestamp: String,
+}
+
+/// The bot API is up: its endpoints and the state of the Roblox connection (makes no Roblox call).
+#[utoipa::path(get, path = "/api/discord-bot/test", tag = "roblox", operation_id = "botTest",
+    responses((status = 200, description = "The bot API answers", body = BotTest)))]
+pub(crate) async fn test(State(state): State<AppState>) -> Json<BotTest> {
+    Json(BotTest {
+        success: true,
+        message: "The bot API is working.".into(),
+        endpoints: vec![
+            BotEndpoint {
+                method: "GET",
+                path: "/api/discord-bot/analyze/{username}",
+                description: "Full analysis: profile, classification, ELC badges",
+            },
+            BotEndpoint {
+                method: "GET",
+                path: "/api/discord-bot/check/{username}",
+                description: "Quick check: classification and ELC badge count",
+            },
+            BotEndpoint { method: "GET", path: "/api/discord-bot/test", description: "This test" },
+        ],
+        roblox: state.roblox.health().1,
+        timestamp: jiff::Timestamp::now().to_string(),
+    })
+}
+
+/// The tracked badges' figures, from memory (polled from Roblox in the background; `stale`
+/// with the last figures while Roblox fails).
+#[utoipa::path(get, path = "/api/badge-monitor", tag = "roblox", operation_id = "getBadgeMonitor",
+    responses((status = 200, description = "The tracked badges", body = super::monitor::BadgeMonitorAnswer), (status = 304, description = "Not modified")))]
+pub(crate) async fn badge_monitor(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.roblox.monitor.json.respond(&headers)
+}

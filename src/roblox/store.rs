@@ -1,0 +1,278 @@
+//! The Roblox tables (migration 0005): the persisted lookup cache, `players`, and the badge
+//! monitor's figures and snapshots.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::error::ApiError;
+
+/// One row of `roblox_cache` to write.
+#[derive(Clone, Debug)]
+pub struct CacheRow {
+    pub kind: &'static str,
+    pub key: String,
+    pub body: String,
+    pub fetched_at: i64,
+}
+
+/// `(body, fetched_at)` of every cached row of `kind`s under `key`.
+pub fn cache_rows(conn: &Connection, key: &str, kinds: &[&str]) -> Result<Vec<(String, String, i64)>, ApiError> {
+    let mut stmt = conn.prepare_cached("SELECT kind, body, fetched_at FROM roblox_cache WHERE kind = ?1 AND key = ?2")?;
+    let mut out = Vec::new();
+    for kind in kinds {
+        if let Some(row) = stmt
+            .query_row(params![kind, key], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))
+            .optional()?
+        {
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+pub fn put_cache(tx: &Transaction, rows: &[CacheRow]) -> Result<(), ApiError> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO roblox_cache (kind, key, body, fetched_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (kind, key) DO UPDATE SET body = excluded.body, fetched_at = excluded.fetched_at",
+    )?;
+    for r in rows {
+        stmt.execute(params![r.kind, r.key, r.body, r.fetched_at])?;
+    }
+    Ok(())
+}
+
+/// Drops cached answers fetched before `before_ms`, and badge snapshots taken before `snapshots_before_ms`.
+pub fn prune(tx: &Transaction, before_ms: i64, snapshots_before_ms: i64) -> Result<usize, ApiError> {
+    let cache = tx.execute("DELETE FROM roblox_cache WHERE fetched_at < ?1", [before_ms])?;
+    let snaps = tx.execute("DELETE FROM badge_snapshots WHERE taken_at < ?1", [snapshots_before_ms])?;
+    Ok(cache + snaps)
+}
+
+pub fn clear_cache(tx: &Transaction) -> Result<usize, ApiError> {
+    Ok(tx.execute("DELETE FROM roblox_cache", [])?)
+}
+
+/// A player as stored for the leaderboards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRow {
+    pub user_id: u64,
+    pub username: String,
+    pub display_name: String,
+    pub verified: bool,
+    pub banned: bool,
+    pub created: String,
+    pub generation: String,
+    pub classification: String,
+    pub is_newgen: bool,
+    pub is_veteran: bool,
+    /// None when the award dates were unavailable.
+    pub elc_count: Option<u32>,
+    pub confidence: u8,
+    pub checked_at: i64,
+}
+
+pub fn upsert_player(tx: &Transaction, p: &PlayerRow) -> Result<(), ApiError> {
+    tx.prepare_cached(
+        "INSERT INTO players (user_id, username, display_name, verified, banned, created, generation, classification,
+            is_newgen, is_veteran, elc_count, confidence, checked_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+         ON CONFLICT (user_id) DO UPDATE SET username = excluded.username, display_name = excluded.display_name,
+            verified = excluded.verified, banned = excluded.banned, created = excluded.created,
+            generation = excluded.generation, classification = excluded.classification,
+            is_newgen = excluded.is_newgen, is_veteran = excluded.is_veteran,
+            -- a lookup without award dates keeps the count an earlier one found
+            elc_count = COALESCE(excluded.elc_count, players.elc_count),
+            confidence = excluded.confidence, checked_at = excluded.checked_at",
+    )?
+    .execute(params![
+        p.user_id as i64,
+        p.username,
+        p.display_name,
+        p.verified,
+        p.banned,
+        p.created,
+        p.generation,
+        p.classification,
+        p.is_newgen,
+        p.is_veteran,
+        p.elc_count,
+        p.confidence,
+        p.checked_at
+    ])?;
+    Ok(())
+}
+
+pub fn player(conn: &Connection, user_id: u64) -> Result<Option<PlayerRow>, ApiError> {
+    Ok(conn
+        .query_row(
+            "SELECT user_id, username, display_name, verified, banned, created, generation, classification,
+                is_newgen, is_veteran, elc_count, confidence, checked_at FROM players WHERE user_id = ?1",
+            [user_id as i64],
+            |r| {
+                Ok(PlayerRow {
+                    user_id: r.get::<_, i64>(0)? as u64,
+                    username: r.get(1)?,
+                    display_name: r.get(2)?,
+                    verified: r.get(3)?,
+                    banned: r.get(4)?,
+                    created: r.get(5)?,
+                    generation: r.get(6)?,
+                    classification: r.get(7)?,
+                    is_newgen: r.get(8)?,
+                    is_veteran: r.get(9)?,
+                    elc_count: r.get(10)?,
+                    confidence: r.get(11)?,
+                    checked_at: r.get(12)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// The admin dashboard's "ELC badges found": ELC badges owned, summed over the players looked up.
+pub fn elc_badges_found(conn: &Connection) -> Result<i64, ApiError> {
+    Ok(conn.query_row("SELECT COALESCE(SUM(elc_count), 0) FROM players", [], |r| r.get(0))?)
+}
+
+/// The latest figures of one badge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BadgeRow {
+    pub badge_id: u64,
+    pub name: String,
+    pub description: String,
+    pub image_url: Option<String>,
+    pub win_rate: f64,
+    pub awarded_count: i64,
+    pub past_day: i64,
+    pub updated_at: i64,
+}
+
+/// Saves one poll: the latest figures and a snapshot per badge.
+pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> {
+    let mut info = tx.prepare_cached(
+        "INSERT INTO badge_info (badge_id, name, description, image_url, win_rate, awarded_count, past_day, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (badge_id) DO UPDATE SET name = excluded.name, description = excluded.description,
+            image_url = COALESCE(excluded.image_url, badge_info.image_url), win_rate = excluded.win_rate,
+            awarded_count = excluded.awarded_count, past_day = excluded.past_day, updated_at = excluded.updated_at",
+    )?;
+    let mut snap = tx.prepare_cached(
+        "INSERT OR REPLACE INTO badge_snapshots (badge_id, taken_at, awarded_count, past_day) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for b in badges {
+        info.execute(params![
+            b.badge_id as i64,
+            b.name,
+            b.description,
+            b.image_url,
+            b.win_rate,
+            b.awarded_count,
+            b.past_day,
+            b.updated_at
+        ])?;
+        snap.execute(params![b.badge_id as i64, b.updated_at, b.awarded_count, b.past_day])?;
+    }
+    Ok(())
+}
+
+/// Every badge with stored figures.
+pub fn all_badge_ids(conn: &Connection) -> Result<Vec<u64>, ApiError> {
+    let mut stmt = conn.prepare_cached("SELECT badge_id FROM badge_info ORDER BY badge_id")?;
+    let rows = stmt.query_map([], |r| Ok(r.get::<_, i64>(0)? as u64))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn badges(conn: &Connection, ids: &[u64]) -> Result<Vec<BadgeRow>, ApiError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT badge_id, name, description, image_url, win_rate, awarded_count, past_day, updated_at
+         FROM badge_info WHERE badge_id = ?1",
+    )?;
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some(row) = stmt
+            .query_row([*id as i64], |r| {
+                Ok(BadgeRow {
+                    badge_id: r.get::<_, i64>(0)? as u64,
+                    name: r.get(1)?,
+                    description: r.get(2)?,
+                    image_url: r.get(3)?,
+                    win_rate: r.get(4)?,
+                    awarded_count: r.get(5)?,
+                    past_day: r.get(6)?,
+                    updated_at: r.get(7)?,
+                })
+            })
+            .optional()?
+        {
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+/// `(taken_at, awarded_count, past_day)` of `badge_id` since `since_ms`, oldest first.
+pub fn snapshots(conn: &Connection, badge_id: u64, since_ms: i64) -> Result<Vec<(i64, i64, i64)>, ApiError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT taken_at, awarded_count, past_day FROM badge_snapshots WHERE badge_id = ?1 AND taken_at >= ?2 ORDER BY taken_at",
+    )?;
+    let rows = stmt.query_map(params![badge_id as i64, since_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: u64, elc: Option<u32>) -> PlayerRow {
+        PlayerRow {
+            user_id: id,
+            username: format!("p{id}"),
+            display_name: "P".into(),
+            verified: false,
+            banned: false,
+            created: "2015-01-01T00:00:00Z".into(),
+            generation: "Oldgen".into(),
+            classification: "Veteran".into(),
+            is_newgen: false,
+            is_veteran: true,
+            elc_count: elc,
+            confidence: 80,
+            checked_at: 1,
+        }
+    }
+
+    #[test]
+    fn players_upsert_keeps_a_known_elc_count_and_sums_for_the_dashboard() {
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let tx = conn.transaction().unwrap();
+        upsert_player(&tx, &row(1, Some(2))).unwrap();
+        upsert_player(&tx, &row(2, Some(3))).unwrap();
+        upsert_player(&tx, &row(1, None)).unwrap();
+        assert_eq!(player(&tx, 1).unwrap().unwrap().elc_count, Some(2));
+        assert_eq!(elc_badges_found(&tx).unwrap(), 5);
+        put_cache(&tx, &[CacheRow { kind: "profile", key: "1".into(), body: "{}".into(), fetched_at: 5 }]).unwrap();
+        assert_eq!(cache_rows(&tx, "1", &["profile", "thumb"]).unwrap(), vec![("profile".into(), "{}".into(), 5)]);
+        assert_eq!(prune(&tx, 6, 0).unwrap(), 1);
+        tx.commit().unwrap();
+    }
+
+    #[test]
+    fn polls_keep_latest_figures_and_history() {
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let tx = conn.transaction().unwrap();
+        let b = |at: i64, count: i64| BadgeRow {
+            badge_id: 7,
+            name: "B".into(),
+            description: String::new(),
+            image_url: None,
+            win_rate: 0.1,
+            awarded_count: count,
+            past_day: 3,
+            updated_at: at,
+        };
+        save_poll(&tx, &[b(1000, 10)]).unwrap();
+        save_poll(&tx, &[b(2000, 15)]).unwrap();
+        assert_eq!(badges(&tx, &[7, 8]).unwrap(), vec![b(2000, 15)]);
+        assert_eq!(snapshots(&tx, 7, 1500).unwrap(), vec![(2000, 15, 3)]);
+        tx.commit().unwrap();
+    }
+}
