@@ -5,7 +5,8 @@ import { ApiError, apiRequest } from './api';
 // ------------------------------------------------------------------------------------------------
 // Shapes
 
-export type Generation = 'VETERAN' | 'OLDGEN' | 'MIDGEN' | 'NEWGEN' | (string & {});
+/** The era name from site.toml's classification (the spec's VETERAN, OLDGEN, MIDGEN, NEWGEN by default). */
+export type Generation = string;
 export type Rarity = 'impossible' | 'insane' | 'extremely hard' | 'hard' | 'medium' | 'easy' | (string & {});
 
 /** One day of a badge's award history (the server's stored snapshots; days without a snapshot are absent). */
@@ -107,6 +108,8 @@ export interface BotStatus {
   generation: Generation;
   confidence: number;
   reason: string;
+  isVeteran?: boolean;
+  isNewgen?: boolean;
   evidence?: Evidence[];
 }
 

@@ -2,17 +2,11 @@ import { BadgeCheck } from 'lucide-react';
 import type { Generation, Rarity } from '../../lib/roblox';
 import { Badge, type BadgeVariant } from '../ui/Badge';
 
-const GENERATION_VARIANT: Record<string, BadgeVariant> = {
-  VETERAN: 'success',
-  OLDGEN: 'default',
-  MIDGEN: 'warning',
-  NEWGEN: 'destructive',
-};
-
-/** The generation pill: VETERAN, OLDGEN, MIDGEN or NEWGEN. */
-export function GenerationBadge({ generation }: { generation: Generation }) {
+/** The generation pill (names from site.toml's eras); its colour says veteran, newgen or in between. */
+export function GenerationBadge({ generation, veteran, newgen }: { generation: Generation; veteran?: boolean; newgen?: boolean }) {
+  const variant: BadgeVariant = veteran ? 'success' : newgen ? 'destructive' : 'warning';
   return (
-    <Badge variant={GENERATION_VARIANT[generation] ?? 'secondary'} data-testid="generation">
+    <Badge variant={variant} data-testid="generation">
       {generation}
     </Badge>
   );
