@@ -29,6 +29,9 @@ pub const ROUTES: &[Route] = &[
     route("/generate-key", "GenerateKey", &[]),
     route("/api-docs", "ApiDocs", &[]),
     route("/advertise", "Advertise", &["/api/stats"]),
+    route("/badge-monitor", "BadgeMonitor", &["/api/badge-monitor"]),
+    route("/newgen-detector", "NewgenDetector", &[]),
+    route("/discord-bot-api", "DiscordBotApi", &[]),
 ];
 
 pub fn find(path: &str) -> Option<&'static Route> {

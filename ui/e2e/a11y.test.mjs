@@ -6,50 +6,11 @@
 // so a route added later is checked here without anyone editing this file.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { useSuite, VIEWPORT_NAMES, visible, hidden, gotoApp, eventually, hasAttr, EXPECTED_FAILED_LOAD } from './harness.mjs';
 import { adminSessionCookies } from './admin-helpers.mjs';
+import { axeViolations, assertClean } from './axe.mjs';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-// Not WCAG failures by themselves, but what "headings in order" and "one main heading" mean.
-const STRUCTURE_RULES = ['heading-order', 'page-has-heading-one', 'landmark-one-main', 'region'];
 const NOT_FOUND_PATH = '/no-such-page-a11y';
-
-/** Runs axe-core in the page (evaluated through the DevTools protocol, so the site's CSP stays on). */
-async function axeViolations(page, { structure = true } = {}) {
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(
-    async ({ tags, rules, structure }) => {
-      const summarize = (v) =>
-        v.map((x) => ({
-          id: x.id,
-          help: x.help,
-          nodes: x.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`),
-          count: x.nodes.length,
-        }));
-      const wcag = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-      const out = summarize(wcag.violations);
-      if (structure) {
-        const s = await window.axe.run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] });
-        out.push(...summarize(s.violations));
-      }
-      return out;
-    },
-    { tags: WCAG_TAGS, rules: STRUCTURE_RULES, structure },
-  );
-}
-
-function assertClean(violations, where) {
-  assert.deepEqual(
-    violations,
-    [],
-    `${where}: ${violations.length} axe rule(s) failed:\n${violations
-      .map((v) => `- ${v.id} (${v.count}x): ${v.help}\n    ${v.nodes.join('\n    ')}`)
-      .join('\n')}`,
-  );
-}
 
 /** Waits until the page's data has arrived and nothing is loading any more. */
 async function settled(page) {

@@ -13,6 +13,8 @@
 //   });
 //
 // FANHUB_BIN overrides the binary (default ../target/release/fanhub relative to ui/).
+// A suite that needs a fake upstream (Roblox, Discord...) passes `services` to useSuite: each is started first,
+// its "listening" line gives the server's environment, and it is stopped after the server (see useSuite).
 
 import { spawn, execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -67,26 +69,16 @@ process.on('exit', () => {
 });
 
 /**
- * Starts `fanhub serve --temp --addr 127.0.0.1:0` (or, with `dataDir`, `--data-dir DIR` so the CLI can work on
- * the same database) and waits for its listening line.
- * @returns {Promise<{baseUrl: string, port: number, stop: () => Promise<{code: number|null, signal: string|null}>, stderr: () => string, stdout: () => string}>}
+ * Spawns `command args` and waits until it prints a stdout line matching `ready` (both pipes are always drained;
+ * their tails are kept for diagnostics). Rejects when the process exits first or stays silent for `timeout` ms.
+ * The process is SIGKILLed if the test run exits without stopping it.
+ * @returns {Promise<{match: RegExpExecArray, stop: () => Promise<{code: number|null, signal: string|null}>, stderr: () => string, stdout: () => string, child: import('node:child_process').ChildProcess}>}
  */
-export async function startServer({ args = [], env = {}, dataDir = null } = {}) {
-  const bin = fanhubBin();
-  const where = dataDir ? ['--data-dir', dataDir] : ['--temp'];
-  const child = spawn(bin, ['serve', ...where, '--addr', '127.0.0.1:0', ...args], {
-    cwd: UI_DIR,
-    env: {
-      ...process.env,
-      // keep the suite hermetic: no Roblox calls leave the machine (connection refused at once)
-      FANHUB_ROBLOX_API: process.env.FANHUB_ROBLOX_API ?? 'http://127.0.0.1:9/{service}',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startProcess({ command, args = [], env = {}, ready, what = 'helper process', timeout = START_TIMEOUT_MS }) {
+  if (typeof command === 'function') command = command();
+  const child = spawn(command, args, { cwd: UI_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   liveServers.add(child);
 
-  // Always drain both pipes (a full pipe would block the server); keep the tail for diagnostics.
   let out = '';
   let err = '';
   const keep = (s) => (s.length > 64_000 ? s.slice(-64_000) : s);
@@ -102,7 +94,7 @@ export async function startServer({ args = [], env = {}, dataDir = null } = {}) 
     });
   });
 
-  const baseUrl = await new Promise((resolve, reject) => {
+  const match = await new Promise((resolve, reject) => {
     let buf = '';
     let done = false;
     const finish = (fn, v) => {
@@ -113,14 +105,8 @@ export async function startServer({ args = [], env = {}, dataDir = null } = {}) 
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish(
-        reject,
-        new Error(
-          `fanhub did not print "fanhub listening on http://127.0.0.1:PORT" within ${START_TIMEOUT_MS} ms.\n` +
-            `stdout:\n${out}\nstderr:\n${err}`,
-        ),
-      );
-    }, START_TIMEOUT_MS);
+      finish(reject, new Error(`${what} did not print a line matching ${ready} within ${timeout} ms.\nstdout:\n${out}\nstderr:\n${err}`));
+    }, timeout);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d) => {
       out = keep(out + d);
@@ -130,16 +116,13 @@ export async function startServer({ args = [], env = {}, dataDir = null } = {}) 
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
-        const m = LISTEN_RE.exec(line);
-        if (m) return finish(resolve, m[1]);
+        const m = ready.exec(line);
+        if (m) return finish(resolve, m);
       }
     });
-    child.on('error', (e) => finish(reject, new Error(`cannot start ${bin}: ${e.message}`)));
+    child.on('error', (e) => finish(reject, new Error(`cannot start ${command}: ${e.message}`)));
     exited.then(({ code, signal }) =>
-      finish(
-        reject,
-        new Error(`fanhub exited (code ${code}, signal ${signal}) before listening.\nstdout:\n${out}\nstderr:\n${err}`),
-      ),
+      finish(reject, new Error(`${what} exited (code ${code}, signal ${signal}) before it was ready.\nstdout:\n${out}\nstderr:\n${err}`)),
     );
   });
 
@@ -149,20 +132,46 @@ export async function startServer({ args = [], env = {}, dataDir = null } = {}) 
       if (child.exitCode !== null || child.signalCode !== null) return exited;
       child.kill('SIGTERM');
       let timer;
-      const timeout = new Promise((resolve) => {
+      const timeoutP = new Promise((resolve) => {
         timer = setTimeout(() => resolve(null), STOP_TIMEOUT_MS);
       });
-      const res = await Promise.race([exited, timeout]);
+      const res = await Promise.race([exited, timeoutP]);
       clearTimeout(timer);
       if (res) return res;
       child.kill('SIGKILL');
       await exited;
-      throw new Error(`fanhub did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM (killed).\nstderr:\n${err}`);
+      throw new Error(`${what} did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM (killed).\nstderr:\n${err}`);
     })();
     return stopping;
   };
 
-  return { baseUrl, port: Number(new URL(baseUrl).port), stop, stderr: () => err, stdout: () => out };
+  return { match, stop, child, stderr: () => err, stdout: () => out };
+}
+
+/**
+ * Starts `fanhub serve --temp --addr 127.0.0.1:0` (or, with `dataDir`, `--data-dir DIR` so the CLI can work on
+ * the same database) and waits for its listening line.
+ * @returns {Promise<{baseUrl: string, port: number, stop: () => Promise<{code: number|null, signal: string|null}>, stderr: () => string, stdout: () => string}>}
+ */
+export async function startServer({ args = [], env = {}, dataDir = null } = {}) {
+  const where = dataDir ? ['--data-dir', dataDir] : ['--temp'];
+  const proc = await startProcess({
+    command: fanhubBin(),
+    args: ['serve', ...where, '--addr', '127.0.0.1:0', ...args],
+    // keep the suite hermetic: no Roblox calls leave the machine (connection refused at once)
+    env: { FANHUB_ROBLOX_API: process.env.FANHUB_ROBLOX_API ?? 'http://127.0.0.1:9/{service}', ...env },
+    ready: LISTEN_RE,
+    what: 'fanhub (expected "fanhub listening on http://127.0.0.1:PORT")',
+  });
+  const baseUrl = proc.match[1];
+  return { baseUrl, port: Number(new URL(baseUrl).port), stop: proc.stop, stderr: proc.stderr, stdout: proc.stdout };
+}
+
+/** A cargo example built next to the binary under test (`cargo build --release --example NAME`). */
+export function exampleBin(name) {
+  const bin = path.join(path.dirname(fanhubBin()), 'examples', name);
+  if (!existsSync(bin)) throw new Error(`${bin} not found: build it with \`cargo build --release --example ${name}\``);
+  return bin;
 }
 
 /** The binary under test: FANHUB_BIN, else the release build. */
@@ -265,7 +274,14 @@ export async function newPage(browser, baseUrl, vp = 'desktop', { permissions = 
  * Registers before/after hooks (call it inside a describe): one server and one browser for the file,
  * and a fresh context per `env.open(...)`, closed after each test.
  */
-export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false } = {}) {
+/**
+ * `services`: helper processes (fake upstreams) started before the server, stopped after it. Each is
+ * `{name, command, args?, env?, ready: RegExp, serverEnv: (match) => ({...})}` (`command` may be a function, called at
+ * start, e.g. `() => exampleBin('fake_roblox')`, so a missing build fails the suite, not the file's loading): `ready` matches the stdout line that
+ * says it listens; `serverEnv` turns that match into the server's environment (e.g. FANHUB_ROBLOX_API).
+ * They are reachable in tests as `env.services[name]` ({match, url, stop, stdout, stderr}; url = match[1]).
+ */
+export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false, services = [] } = {}) {
   const env = {
     /** @type {string} */ baseUrl: '',
     /** The server's data dir when `withDataDir` (so `env.adminKey()` can run the CLI on its database). */
@@ -273,6 +289,8 @@ export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false 
     adminKey: (name = 'e2e') => createAdminKey(env.dataDir, name),
     /** @type {import('playwright-core').Browser} */ browser: null,
     server: null,
+    /** @type {Record<string, {match: RegExpExecArray, url: string, stop: Function, stdout: () => string, stderr: () => string}>} */
+    services: {},
     contexts: [],
     /**
      * Opens `pathname` in a new context of viewport `vp` (desktop | phone) and waits for the app shell.
@@ -299,8 +317,14 @@ export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false 
 
   before(async () => {
     if (withDataDir) env.dataDir = mkdtempSync(path.join(os.tmpdir(), 'fanhub-e2e-'));
+    let fromServices = {};
+    for (const svc of services) {
+      const proc = await startProcess({ command: svc.command, args: svc.args, env: svc.env, ready: svc.ready, what: svc.name });
+      env.services[svc.name] = { ...proc, url: proc.match[1] };
+      fromServices = { ...fromServices, ...(svc.serverEnv ? svc.serverEnv(proc.match) : {}) };
+    }
     const [server, browser] = await Promise.all([
-      startServer({ args: serverArgs, env: serverEnv, dataDir: env.dataDir || null }),
+      startServer({ args: serverArgs, env: { ...fromServices, ...serverEnv }, dataDir: env.dataDir || null }),
       launchBrowser(),
     ]);
     env.server = server;
@@ -325,6 +349,7 @@ export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false 
         );
       }
     } finally {
+      await Promise.all(Object.values(env.services).map((svc) => svc.stop().catch(() => {})));
       if (env.dataDir) rmSync(env.dataDir, { recursive: true, force: true });
     }
   });

@@ -26,6 +26,9 @@ const AdminAccess = lazy(() => import('./pages/AdminAccess'));
 const GenerateKey = lazy(() => import('./pages/GenerateKey'));
 const ApiDocs = lazy(() => import('./pages/ApiDocs'));
 const Advertise = lazy(() => import('./pages/Advertise'));
+const BadgeMonitor = lazy(() => import('./pages/BadgeMonitor'));
+const NewgenDetector = lazy(() => import('./pages/NewgenDetector'));
+const DiscordBotApi = lazy(() => import('./pages/DiscordBotApi'));
 
 function Routes() {
   return (
@@ -40,6 +43,9 @@ function Routes() {
       <Route path="/generate-key" component={GenerateKey} />
       <Route path="/api-docs" component={ApiDocs} />
       <Route path="/advertise" component={Advertise} />
+      <Route path="/badge-monitor" component={BadgeMonitor} />
+      <Route path="/newgen-detector" component={NewgenDetector} />
+      <Route path="/discord-bot-api" component={DiscordBotApi} />
       <Route component={NotFound} />
     </Switch>
   );

@@ -1,4 +1,4 @@
-import { BookOpen, House, Terminal, Users, type LucideIcon } from 'lucide-react';
+import { Award, BookOpen, Bot, House, Terminal, UserSearch, Users, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -12,6 +12,9 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/commands', label: 'Commands', icon: Terminal },
   { href: '/guides', label: 'Guides', icon: BookOpen },
   { href: '/community', label: 'Community', icon: Users },
+  { href: '/badge-monitor', label: 'Badges', icon: Award },
+  { href: '/newgen-detector', label: 'Newgen', icon: UserSearch },
+  { href: '/discord-bot-api', label: 'Bot API', icon: Bot },
 ];
 
 /** Whether a nav item matches the current location ("/" only matches itself). */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ExternalLink, Gamepad2, Menu, MessageCircle, Shield, ShieldAlert, UserRound } from 'lucide-react';
 import { useCurrentUser } from '../lib/auth';
@@ -26,6 +26,43 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
   const { data: site } = useSite();
   const { data: user } = useCurrentUser();
   const close = () => onMenuOpenChange(false);
+  const barList = useRef<HTMLUListElement>(null);
+  // Which ends of the bar's list have items scrolled out of sight (shown as a fade on that side).
+  const [hiddenEnds, setHiddenEnds] = useState({ start: false, end: false });
+  useEffect(() => {
+    const list = barList.current;
+    if (!list) return;
+    const measure = () => {
+      const start = list.scrollLeft > 1;
+      const end = list.scrollLeft + list.clientWidth < list.scrollWidth - 1;
+      setHiddenEnds((prev) => (prev.start === start && prev.end === end ? prev : { start, end }));
+    };
+    measure();
+    list.addEventListener('scroll', measure, { passive: true });
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(list);
+    return () => {
+      list.removeEventListener('scroll', measure);
+      observer?.disconnect();
+    };
+  }, []);
+  // Keep the current route's item in sight when the list is scrolled (after a resize too).
+  useEffect(() => {
+    const list = barList.current;
+    if (!list) return;
+    const reveal = () => {
+      const active = list.querySelector<HTMLElement>('[aria-current="page"]');
+      if (!active) return;
+      const left = active.offsetLeft - list.offsetLeft;
+      if (left < list.scrollLeft || left + active.offsetWidth > list.scrollLeft + list.clientWidth) {
+        list.scrollLeft = left - (list.clientWidth - active.offsetWidth) / 2;
+      }
+    };
+    reveal();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(reveal);
+    observer?.observe(list);
+    return () => observer?.disconnect();
+  }, [location]);
 
   const navLinks = (vertical: boolean) =>
     NAV_ITEMS.map((item) => {
@@ -89,8 +126,16 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
           {site ? <span className="truncate md:max-lg:sr-only">{site.shortName}</span> : <Skeleton className="h-5 w-24" />}
         </Link>
 
+        {/* More items than the bar has room for at some widths: the list scrolls sideways instead of overlapping. */}
         <nav aria-label="Main" className="hidden min-w-0 md:block">
-          <ul className="flex items-center gap-1">{navLinks(false)}</ul>
+          <ul
+            ref={barList}
+            className="flex items-center gap-1 overflow-x-auto p-1 [scrollbar-width:none]"
+            style={fadeMask(hiddenEnds)}
+            data-scrolls={hiddenEnds.start || hiddenEnds.end ? 'true' : undefined}
+          >
+            {navLinks(false)}
+          </ul>
         </nav>
 
         <div className="ml-auto hidden items-center gap-1 md:flex">
@@ -176,4 +221,11 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
       </Dialog>
     </header>
   );
+}
+
+/** A fade on each side of the bar's list that has items out of sight, so the list reads as scrollable. */
+function fadeMask({ start, end }: { start: boolean; end: boolean }): Record<string, string> | undefined {
+  if (!start && !end) return undefined;
+  const mask = `linear-gradient(to right, ${start ? 'transparent, black 2rem' : 'black'}, ${end ? 'black calc(100% - 2rem), transparent' : 'black'})`;
+  return { maskImage: mask, WebkitMaskImage: mask };
 }

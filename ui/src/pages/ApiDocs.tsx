@@ -7,6 +7,7 @@ import { DatabaseCheck } from '../components/apidocs/DatabaseCheck';
 import { EndpointList, type CurlContext } from '../components/apidocs/EndpointList';
 import { KeyGenerator } from '../components/apidocs/KeyGenerator';
 import { KeyList } from '../components/apidocs/KeyList';
+import { NewgenTest } from '../components/apidocs/NewgenTest';
 import { useCopy } from '../components/commands/useCopy';
 import { Tabs, type TabDef } from '../components/ui/Tabs';
 import {
@@ -100,8 +101,11 @@ export default function ApiDocs() {
         )}
         {tab === 'testing' && (
           <>
-            <TabIntro title="Testing">Check a key against the server: the database status answers only to a valid key.</TabIntro>
-            <DatabaseCheck currentKey={apiKey === KEY_PLACEHOLDER ? '' : apiKey} />
+            <TabIntro title="Testing">Try a key against the server: a newgen check of a player, and the database status (both answer only to a valid key).</TabIntro>
+            <div className="grid gap-6">
+              <NewgenTest currentKey={apiKey === KEY_PLACEHOLDER ? '' : apiKey} />
+              <DatabaseCheck currentKey={apiKey === KEY_PLACEHOLDER ? '' : apiKey} />
+            </div>
           </>
         )}
       </Tabs>

@@ -33,7 +33,7 @@ describe('Home page', () => {
     await screen.findByText('Test Hero Title');
     expect(screen.getAllByTestId('feature-card')).toHaveLength(6);
     const quick = await screen.findAllByTestId('quick-start-card');
-    expect(quick.map((a) => a.getAttribute('href'))).toEqual(['/commands', '/guides', '/community', '/community#factions']);
+    expect(quick.map((a) => a.getAttribute('href'))).toEqual(['/commands', '/guides', '/community', '/newgen-detector']);
     expect(quick[3].textContent).toContain('Player Status');
     expect(screen.getAllByTestId('showcase-card')).toHaveLength(3);
     const videos = screen.getAllByTestId('creator-video-card');

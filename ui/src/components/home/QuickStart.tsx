@@ -9,13 +9,11 @@ interface QuickLink {
   icon: IconComponent;
 }
 
-// The Player Status card points at the factions section of the Community page for now; it moves to
-// /newgen-detector when that route lands (later issue), so it never links to a 404.
 const LINKS: QuickLink[] = [
   { href: '/commands', title: 'Commands', description: 'Search and filter the full command list', icon: Terminal as IconComponent },
   { href: '/guides', title: 'Guides', description: 'Getting started, building tips and strategy', icon: BookOpen as IconComponent },
   { href: '/community', title: 'Community', description: 'Creators, official links and factions', icon: Users as IconComponent },
-  { href: '/community#factions', title: 'Player Status', description: 'Factions and the roles players take', icon: UserCheck as IconComponent },
+  { href: '/newgen-detector', title: 'Player Status', description: 'Veteran or newgen? Check a player by username', icon: UserCheck as IconComponent },
 ];
 
 /** The Quick Start row of four cards. */

@@ -1,0 +1,344 @@
+// Issue 9 UI on desktop and phone, against the real server and the fake Roblox (examples/fake_roblox.rs, built with
+// `cargo build --release --example fake_roblox`): /newgen-detector (veteran, newgen, unknown user, bad username,
+// Roblox down, award dates refused), /discord-bot-api (analyze vs quick check, Enter, first 5 ELC badges + the
+// rest), /badge-monitor (the server's figures, search, Refresh, Auto Refresh, stale marking, image fallback) and
+// the API docs' newgen test. Every figure on the page is compared with what the server answers for the same call.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSuite, VIEWPORT_NAMES, exampleBin, visible, hidden, eventually, hasText, pageText } from './harness.mjs';
+import { assertNoHorizontalOverflow, dismissToasts, expectToast, failedLoad } from './admin-helpers.mjs';
+import { axeViolations, assertClean } from './axe.mjs';
+import { FAKE, setFakeModes, siteFile } from './roblox-fake.mjs';
+
+const EXPECTED_ERRORS = [failedLoad(400, 404, 502, 503, 504)];
+// The fake's thumbnails are Roblox CDN URLs; the suite answers them 404 (so images fall back to the placeholder).
+const CDN_MISS = failedLoad(404);
+
+function fakeRoblox(extraServerEnv = {}) {
+  return {
+    name: 'roblox',
+    command: () => exampleBin('fake_roblox'),
+    ready: FAKE.ready,
+    serverEnv: (m) => ({ FANHUB_ROBLOX_API: FAKE.template(m[1]), ...extraServerEnv }),
+  };
+}
+
+/** Opens a page with the Roblox CDN answered locally (404), plus any other setup. */
+function openRoblox(env, vp, pathname, setup) {
+  return env.open(vp, pathname, {
+    setup: async (page, context) => {
+      await context.route(FAKE.cdn, (route) => route.fulfill({ status: 404, body: '' }));
+      if (setup) await setup(page, context);
+    },
+  });
+}
+
+/** GET with the site's public key, as the page sends it. */
+async function newgenApi(env, username) {
+  const site = await env.api('/api/site');
+  const res = await env.fetch(`/api/newgen-check/${encodeURIComponent(username)}`, { headers: { 'X-API-Key': site.publicApiKey } });
+  return { status: res.status, body: await res.json() };
+}
+
+async function analyze(page, username) {
+  await page.getByLabel('Roblox username').fill(username);
+  await page.getByRole('button', { name: 'Analyze Player' }).click();
+}
+
+/** axe-core on the page as it stands (the pointer moved off the buttons first: hover colours are not the state checked). */
+async function axeClean(page, where) {
+  await page.mouse.move(0, 400);
+  assertClean(await axeViolations(page), where);
+}
+
+const dayOf = (page, iso) =>
+  page.evaluate((d) => new Date(d).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }), iso);
+
+describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () => {
+  // One poll at start, then none during the suite: the fake's figures grow with every call.
+  const site = siteFile(3600);
+  after(site.cleanup);
+  const env = useSuite({ serverArgs: ['--site', site.file], services: [fakeRoblox({ FANHUB_ROBLOX_COOKIE: FAKE.cookie })] });
+
+  for (const vp of VIEWPORT_NAMES) {
+    it(`newgen detector: a veteran, every field from the server, the key's usage counting up (${vp})`, async () => {
+      const page = await openRoblox(env, vp, '/newgen-detector');
+      const button = page.getByRole('button', { name: 'Analyze Player' });
+      assert.equal(await button.isDisabled(), true, 'disabled while the input is empty');
+      await page.getByLabel('Roblox username').fill('   ');
+      assert.equal(await button.isDisabled(), true, 'disabled for blanks');
+
+      await analyze(page, `  ${FAKE.veteran}  `);
+      await expectToast(page, 'Analysis Complete');
+      const result = page.getByTestId('newgen-result');
+      await visible(result);
+      const { body: api } = await newgenApi(env, FAKE.veteran);
+      const text = async (id) => (await result.getByTestId(id).innerText()).trim();
+      assert.equal(await text('username'), api.username);
+      assert.equal(await text('user-id'), String(api.userId));
+      assert.equal(await text('generation'), api.generation);
+      assert.equal(await text('join-date'), await dayOf(page, api.joinDate));
+      assert.match(await text('account-age'), new RegExp(`^${api.accountAge.toLocaleString('en-US')} days`));
+      assert.equal(await text('elc-count'), `${api.elcBadges.count} / ${api.elcBadges.total}`);
+      assert.ok((await text('classification')).startsWith(api.classification));
+      assert.equal(api.isVeteran, true, 'the fake veteran is classified a veteran');
+      assert.equal(await result.getByTestId('verified').count(), api.hasVerifiedBadge ? 1 : 0);
+      if (api.displayName !== api.username) assert.equal(await text('display-name'), api.displayName);
+      const rows = await result.getByTestId('elc-badge').allInnerTexts();
+      assert.equal(rows.length, api.elcBadges.badges.length);
+      assert.ok(rows.length > 0, 'the veteran owns ELC badges');
+      for (const [i, b] of api.elcBadges.badges.entries()) {
+        assert.ok(rows[i].includes(b.name) && rows[i].includes(String(b.badgeId)), `row ${i}: ${rows[i]}`);
+        assert.ok(rows[i].includes(await dayOf(page, b.awardedDate)), `row ${i} date`);
+      }
+      assert.equal(await text('key-name'), api.apiKey.name);
+      // the page's check and ours both counted: the page showed one less than our later call
+      assert.equal(await text('key-requests'), (api.apiKey.requests - 1).toLocaleString('en-US'));
+      // the avatar: the fake's CDN URL answers 404 here, so the placeholder shows
+      await eventually(async () => assert.equal(await result.getByTestId('avatar').getAttribute('data-fallback'), 'placeholder'));
+      await assertNoHorizontalOverflow(page);
+      await axeClean(page, `newgen result (${vp})`);
+      env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
+    });
+
+    it(`newgen detector: a newgen, an unknown user (404) and a bad username (400) (${vp})`, async () => {
+      const page = await openRoblox(env, vp, '/newgen-detector');
+      await analyze(page, FAKE.newgen);
+      await visible(page.getByTestId('newgen-result'));
+      const { body: api } = await newgenApi(env, FAKE.newgen);
+      assert.equal(api.isNewgen, true);
+      assert.equal((await page.getByTestId('generation').innerText()).trim(), api.generation);
+      await dismissToasts(page);
+
+      const unknown = await newgenApi(env, FAKE.unknown);
+      assert.equal(unknown.status, 404);
+      await analyze(page, FAKE.unknown);
+      await expectToast(page, 'Analysis Failed', { description: unknown.body.error, destructive: true });
+      assert.equal((await page.getByTestId('newgen-error').innerText()).trim(), `Analysis Failed: ${unknown.body.error}`);
+      assert.equal(await page.getByTestId('newgen-result').count(), 0, 'the earlier result is gone');
+      await dismissToasts(page);
+
+      const bad = await newgenApi(env, FAKE.badUsername);
+      assert.equal(bad.status, 400);
+      await analyze(page, FAKE.badUsername);
+      await expectToast(page, 'Analysis Failed', { description: bad.body.error, destructive: true });
+      env.assertNoConsoleErrors(page, { allow: [...EXPECTED_ERRORS, CDN_MISS] });
+    });
+
+    it(`bot page: Enter analyzes (first 5 ELC badges + the rest), Quick Check replaces it, and back (${vp})`, async () => {
+      const page = await openRoblox(env, vp, '/discord-bot-api');
+      assert.equal(await page.getByTestId('bot-endpoints').locator('li').count(), 3);
+      const input = page.getByLabel('Roblox username');
+      await input.fill(FAKE.manyElc);
+      await input.press('Enter');
+      const analysis = page.getByTestId('analysis-result');
+      await visible(analysis);
+      const api = await env.api(`/api/discord-bot/analyze/${FAKE.manyElc}`);
+      const shown = await analysis.getByTestId('elc-badge').count();
+      assert.equal(shown, Math.min(5, api.badges.elcBadges.length));
+      assert.ok(api.badges.elcBadges.length > 5, 'the fake player has more than 5 ELC badges');
+      assert.equal((await analysis.getByTestId('elc-more').innerText()).trim(), `and ${api.badges.elcBadges.length - 5} more`);
+      assert.equal((await analysis.getByTestId('confidence').innerText()).trim(), `${api.status.confidence}%`);
+      assert.equal((await analysis.getByTestId('classification').innerText()).trim(), api.status.classification);
+
+      await axeClean(page, `bot analysis (${vp})`);
+      await page.getByRole('button', { name: 'Quick Check' }).click();
+      const check = page.getByTestId('check-result');
+      await visible(check);
+      await hidden(analysis);
+      await axeClean(page, `bot quick check (${vp})`);
+      const quick = await env.api(`/api/discord-bot/check/${FAKE.manyElc}`);
+      assert.equal((await check.getByTestId('total-badges').innerText()).trim(), String(quick.totalBadgeCount));
+      assert.equal((await check.getByTestId('elc-count').innerText()).trim(), String(quick.elcBadgeCount));
+      if (quick.earliestBadge) assert.ok((await check.getByTestId('earliest-badge').innerText()).includes(quick.earliestBadge.name));
+
+      await page.getByRole('button', { name: 'Analyze' }).click();
+      await visible(analysis);
+      await hidden(check);
+
+      // an unknown user: the server's {error, message} in the result place
+      const res = await env.fetch(`/api/discord-bot/check/${FAKE.unknown}`);
+      const err = await res.json();
+      assert.equal(res.status, 404);
+      await input.fill(FAKE.unknown);
+      await page.getByRole('button', { name: 'Quick Check' }).click();
+      await eventually(async () => assert.equal((await page.getByTestId('bot-error-title').innerText()).trim(), err.error));
+      await hidden(analysis);
+      await assertNoHorizontalOverflow(page);
+      await axeClean(page, `bot error result (${vp})`);
+      env.assertNoConsoleErrors(page, { allow: [...EXPECTED_ERRORS, CDN_MISS] });
+    });
+
+    it(`badge monitor: the server's figures, search, Refresh, Auto Refresh ON then OFF (${vp})`, async () => {
+      const monitorCalls = [];
+      const page = await openRoblox(env, vp, '/badge-monitor', async (p) => {
+        await p.clock.install();
+        p.on('request', (r) => new URL(r.url()).pathname === '/api/badge-monitor' && monitorCalls.push(r.url()));
+      });
+      const api = await eventually(async () => {
+        const a = await env.api('/api/badge-monitor');
+        assert.ok(a.lastUpdated && a.badges.length > 0, 'the poller has measured the badges');
+        return a;
+      }, { timeout: 15_000 });
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await eventually(async () => assert.equal(await page.getByTestId('badge-card').count(), api.badges.length));
+      assert.equal((await page.getByTestId('total-tracked').innerText()).trim(), String(api.totalTracked));
+      assert.equal((await page.getByTestId('most-popular').innerText()).trim(), api.globalStats.mostPopular);
+      assert.equal((await page.getByTestId('rarest').innerText()).trim(), api.globalStats.rarest);
+      await hasText(page, 'Last updated:');
+      const first = api.badges[0];
+      const card = page.locator(`[data-testid="badge-card"][data-badge-id="${first.badgeId}"]`);
+      assert.ok((await card.innerText()).includes(`ID: ${first.badgeId}`));
+      assert.equal((await card.getByTestId('rarity').innerText()).trim().toLowerCase(), first.rarity.toLowerCase());
+      const abbreviate = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1000 ? `${Number.isInteger(n / 1000) ? n / 1000 : (n / 1000).toFixed(1)}K` : String(n));
+      assert.equal((await card.getByTestId('figure-Total awarded').innerText()).trim(), abbreviate(first.awardedCount));
+      assert.equal((await card.getByTestId('figure-Today').innerText()).trim(), abbreviate(first.dailyStats.today));
+      if (first.history.length > 0) await visible(card.getByTestId('history-chart'));
+      await axeClean(page, `badge monitor (${vp})`);
+
+      // search by a word of one badge's description
+      const target = api.badges[api.badges.length - 1];
+      await page.getByLabel('Search badges').fill(target.name.toUpperCase());
+      await eventually(async () => {
+        const ids = await page.getByTestId('badge-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-badge-id')));
+        assert.ok(ids.includes(String(target.badgeId)));
+        assert.ok(ids.length <= api.badges.length);
+      });
+      await page.getByLabel('Search badges').fill('no badge is called this');
+      await visible(page.getByTestId('no-match'));
+      await page.getByLabel('Search badges').fill('');
+
+      // Auto Refresh ON by default: 30 s later the page asks again
+      assert.equal((await page.getByTestId('auto-refresh-state').innerText()).trim(), 'ON');
+      let before = monitorCalls.length;
+      await page.clock.fastForward(31_000);
+      await eventually(async () => assert.ok(monitorCalls.length > before, 'polled after 30 s'));
+      // OFF: no more polling
+      await page.getByRole('switch', { name: /Auto Refresh/ }).click();
+      assert.equal((await page.getByTestId('auto-refresh-state').innerText()).trim(), 'OFF');
+      before = monitorCalls.length;
+      await page.clock.fastForward(95_000);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(monitorCalls.length, before, 'no polling while Auto Refresh is OFF');
+      // Refresh still works
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await eventually(async () => assert.equal(monitorCalls.length, before + 1));
+      await assertNoHorizontalOverflow(page);
+      env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
+    });
+
+    it(`badge monitor: the image falls back through two alternatives, then the placeholder (${vp})`, async () => {
+      const page = await openRoblox(env, vp, '/badge-monitor', async (p) => {
+          // Rewrite the server's answer so the first badge's image and first alternative fail and the second loads;
+          // the second badge's three sources all fail.
+          await p.route('**/api/badge-monitor', async (route) => {
+            const res = await route.fetch();
+            const body = await res.json();
+            body.badges[0].imageUrl = 'https://img.e2e.invalid/a.png';
+            body.badges[0].imageFallbacks = ['https://img.e2e.invalid/b.png', 'https://img.e2e.invalid/ok.png'];
+            if (body.badges[1]) {
+              body.badges[1].imageUrl = 'https://img.e2e.invalid/c.png';
+              body.badges[1].imageFallbacks = ['https://img.e2e.invalid/d.png', 'https://img.e2e.invalid/e.png'];
+            }
+            await route.fulfill({ response: res, json: body });
+          });
+          await p.route('https://img.e2e.invalid/**', (route) =>
+            route.request().url().endsWith('/ok.png')
+              ? route.fulfill({ status: 200, contentType: 'image/png', body: PNG_1X1 })
+              : route.fulfill({ status: 404, body: '' }),
+          );
+      });
+      const images = page.getByTestId('badge-image');
+      await eventually(async () => {
+        assert.equal(await images.nth(0).getAttribute('data-fallback'), '2');
+        assert.equal(await images.nth(0).getAttribute('src'), 'https://img.e2e.invalid/ok.png');
+      });
+      if ((await images.count()) > 1) {
+        await eventually(async () => assert.equal(await images.nth(1).getAttribute('data-fallback'), 'placeholder'));
+        assert.equal(await images.nth(1).getAttribute('role'), 'img');
+      }
+      env.assertNoConsoleErrors(page, { allow: [failedLoad(404), CDN_MISS] });
+    });
+
+    it(`API docs Testing: the newgen test form calls with the key shown (${vp})`, async () => {
+      const page = await openRoblox(env, vp, '/api-docs#testing');
+      const panel = page.getByRole('tabpanel');
+      await panel.getByRole('button', { name: 'Check player' }).click();
+      await eventually(async () => assert.equal((await panel.getByRole('alert').innerText()).trim(), 'Please enter both username and API key'));
+      await panel.getByLabel('Roblox username').fill(FAKE.veteran);
+      await panel.getByRole('button', { name: 'Check player' }).click();
+      const result = page.getByTestId('newgen-test-result');
+      await visible(result);
+      const { body: api } = await newgenApi(env, FAKE.veteran);
+      assert.ok((await result.innerText()).includes(`${api.username}: ${api.classification} (${api.generation})`));
+      env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
+    });
+  }
+});
+
+describe('roblox pages (fake Roblox, no cookie: award dates refused; then Roblox down)', () => {
+  // Polled every second: stale 2 intervals after Roblox goes down.
+  const site = siteFile(1);
+  after(site.cleanup);
+  const env = useSuite({ serverArgs: ['--site', site.file], services: [fakeRoblox()] });
+
+  for (const vp of VIEWPORT_NAMES) {
+    it(`newgen detector and bot page say plainly that award dates are unavailable, and why (${vp})`, async () => {
+      const page = await openRoblox(env, vp, '/newgen-detector');
+      await analyze(page, FAKE.veteran);
+      const note = page.getByTestId('award-dates-unavailable');
+      await visible(note);
+      const { body: api } = await newgenApi(env, FAKE.veteran);
+      assert.equal(api.elcBadges.available, false);
+      assert.ok((await note.innerText()).includes(api.elcBadges.unavailableReason), 'the server says why');
+      assert.equal((await page.getByTestId('elc-count').innerText()).trim(), 'Unavailable');
+      assert.equal(await page.getByTestId('elc-badge').count(), 0);
+      await axeClean(page, `award dates unavailable (${vp})`);
+
+      await page.goto('/discord-bot-api');
+      await page.getByLabel('Roblox username').fill(FAKE.veteran);
+      await page.getByLabel('Roblox username').press('Enter');
+      await visible(page.getByTestId('analysis-result').getByTestId('award-dates-unavailable'));
+      env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
+    });
+  }
+
+  it('Roblox down: the newgen and bot pages show the server error; the monitor keeps its figures, marked stale', async () => {
+    // the monitor has figures before Roblox goes away
+    await eventually(async () => assert.ok((await env.api('/api/badge-monitor')).lastUpdated), { timeout: 15_000 });
+    await setFakeModes(env.services.roblox.url, { down: true });
+    for (const vp of VIEWPORT_NAMES) {
+      const page = await openRoblox(env, vp, '/newgen-detector');
+      const name = `${FAKE.fresh}${vp}`; // never looked up: not in the server's cache
+      const down = await newgenApi(env, name);
+      assert.ok([502, 503, 504].includes(down.status), `Roblox down answers 502/503/504, got ${down.status}`);
+      await analyze(page, name);
+      await expectToast(page, 'Analysis Failed', { description: down.body.error, destructive: true });
+
+      await page.goto('/discord-bot-api');
+      await page.getByLabel('Roblox username').fill(`${name}x`);
+      await page.getByRole('button', { name: 'Quick Check' }).click();
+      await visible(page.getByTestId('bot-error'));
+
+      await page.goto('/badge-monitor');
+      const stale = await eventually(async () => {
+        const a = await env.api('/api/badge-monitor');
+        assert.equal(a.stale, true, 'the server marks its figures stale');
+        return a;
+      }, { timeout: 20_000 });
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await visible(page.getByTestId('stale-notice'));
+      assert.ok((await page.getByTestId('last-updated').innerText()).includes('Stale'));
+      assert.equal(await page.getByTestId('badge-card').count(), stale.badges.length, 'the last figures stay on screen');
+      await visible(page.getByTestId('badge-stale'));
+      await axeClean(page, `badge monitor, stale (${vp})`);
+      env.assertNoConsoleErrors(page, { allow: [...EXPECTED_ERRORS, CDN_MISS] });
+    }
+  });
+});
+
+// A 1x1 transparent PNG.
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);

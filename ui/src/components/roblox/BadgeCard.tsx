@@ -1,0 +1,62 @@
+import { Award } from 'lucide-react';
+import { abbreviateCount } from '../../lib/format';
+import { formatMoment, type MonitoredBadge } from '../../lib/roblox';
+import { FallbackImage } from './FallbackImage';
+import { HistoryChart } from './HistoryChart';
+import { RarityBadge } from './labels';
+
+function Figure({ label, value, exact }: { label: string; value: number; exact: number }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-slate-400">{label}</dt>
+      <dd className="text-lg font-bold tabular-nums text-white" title={exact.toLocaleString('en-US')} data-testid={`figure-${label}`}>
+        {abbreviateCount(value)}
+      </dd>
+    </div>
+  );
+}
+
+/** One tracked badge: image, name, ID, rarity, description, total / today / weekly average and the 7-day chart. */
+export function BadgeCard({ badge, staleAt }: { badge: MonitoredBadge; staleAt: string | null }) {
+  const headingId = `badge-${badge.badgeId}-name`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className="flex min-w-0 flex-col gap-4 rounded-xl border border-slate-800 bg-slate-900 p-5 text-slate-100"
+      data-testid="badge-card"
+      data-badge-id={badge.badgeId}
+    >
+        <div className="flex items-start gap-4">
+          <FallbackImage
+            src={badge.imageUrl}
+            fallbacks={badge.imageFallbacks}
+            alt={`${badge.name} badge image`}
+            placeholder={Award}
+            className="h-16 w-16 shrink-0 rounded-lg"
+            testId="badge-image"
+          />
+          <div className="min-w-0 flex-1">
+            <h3 id={headingId} className="break-words text-lg font-semibold text-white">
+              {badge.name}
+            </h3>
+            <p className="text-xs text-slate-400">ID: {badge.badgeId}</p>
+            <div className="mt-1.5">
+              <RarityBadge rarity={badge.rarity} />
+            </div>
+          </div>
+        </div>
+        {badge.description && <p className="break-words text-sm text-slate-300">{badge.description}</p>}
+        <dl className="grid grid-cols-3 gap-2">
+          <Figure label="Total awarded" value={badge.awardedCount} exact={badge.awardedCount} />
+          <Figure label="Today" value={badge.dailyStats.today} exact={badge.dailyStats.today} />
+          <Figure label="Weekly avg" value={Math.round(badge.dailyStats.weekAverage)} exact={badge.dailyStats.weekAverage} />
+        </dl>
+        {staleAt && (
+          <p className="text-xs text-amber-300" data-testid="badge-stale">
+            Figures as of {formatMoment(staleAt)}
+          </p>
+        )}
+        {badge.history && <HistoryChart points={badge.history} label={`${badge.name}: awards in the last 7 days`} />}
+    </article>
+  );
+}

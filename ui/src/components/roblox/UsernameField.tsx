@@ -1,0 +1,19 @@
+import { Input, Label } from '../ui/Input';
+
+/** The labelled Roblox username input of the lookup forms. */
+export function UsernameField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+      <Label htmlFor={id}>Roblox username</Label>
+      <Input
+        id={id}
+        value={value}
+        placeholder="Enter a Roblox username..."
+        autoComplete="off"
+        spellcheck={false}
+        maxLength={64}
+        onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)}
+      />
+    </div>
+  );
+}

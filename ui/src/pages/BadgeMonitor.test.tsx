@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import BadgeMonitor from './BadgeMonitor';
+import { renderWithClient } from '../test/helpers';
+import { mockApi } from '../components/admin/test-utils';
+import { monitorResponse, monitoredBadge } from '../test/roblox';
+
+describe('/badge-monitor', () => {
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("shows 'Loading badge data...', then the summary, the cards with abbreviated counts and 'Last updated'", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    mockApi({ '/api/badge-monitor': async () => (await gate, { status: 200, body: monitorResponse() }) });
+    renderWithClient(<BadgeMonitor />);
+    expect(screen.getByText('Loading badge data...')).toBeTruthy();
+    release();
+    expect((await screen.findByTestId('total-tracked')).textContent).toBe('2');
+    expect(screen.getByTestId('total-awarded').textContent).toBe('1.2M');
+    expect(screen.getByTestId('most-popular').textContent).toBe('Welcome');
+    expect(screen.getByTestId('rarest').textContent).toBe('Elected');
+    expect(screen.getByTestId('last-updated').textContent).toMatch(/^Last updated: /);
+    const cards = screen.getAllByTestId('badge-card');
+    expect(cards).toHaveLength(2);
+    const first = cards[0];
+    expect(first.textContent).toContain('ID: 101');
+    expect(first.textContent).toContain('easy');
+    expect(first.querySelector('[data-testid="figure-Total awarded"]')!.textContent).toBe('1.2M');
+    expect(first.querySelector('[data-testid="figure-Today"]')!.textContent).toBe('1.5K');
+    expect(first.querySelector('[data-testid="figure-Weekly avg"]')!.textContent).toBe('1.3K');
+    expect(cards[1].querySelector('[data-testid="figure-Total awarded"]')!.textContent).toBe('999');
+    // the 7-day chart: 7 bars, described in words
+    const svg = first.querySelector('svg[role="img"]')!;
+    expect(svg.querySelectorAll('rect')).toHaveLength(7);
+    expect(svg.getAttribute('aria-label')).toContain('Nov 19, 2026: not measured');
+    expect(screen.queryByTestId('stale-notice')).toBeNull();
+  });
+
+  it('searches name and description', async () => {
+    mockApi({ '/api/badge-monitor': monitorResponse() });
+    renderWithClient(<BadgeMonitor />);
+    await screen.findAllByTestId('badge-card');
+    const search = screen.getByLabelText('Search badges');
+    fireEvent.input(search, { target: { value: 'ELECTION' } });
+    expect(screen.getAllByTestId('badge-card').map((c) => c.getAttribute('data-badge-id'))).toEqual(['202']);
+    fireEvent.input(search, { target: { value: 'first time' } });
+    expect(screen.getAllByTestId('badge-card').map((c) => c.getAttribute('data-badge-id'))).toEqual(['101']);
+    fireEvent.input(search, { target: { value: 'nothing like this' } });
+    expect(screen.queryAllByTestId('badge-card')).toHaveLength(0);
+    expect(screen.getByTestId('no-match').textContent).toContain('No badges found');
+  });
+
+  it('marks stale figures with their time', async () => {
+    mockApi({ '/api/badge-monitor': monitorResponse({ stale: true, error: 'Roblox timed out' }) });
+    renderWithClient(<BadgeMonitor />);
+    const notice = await screen.findByTestId('stale-notice');
+    expect(notice.textContent).toContain('Roblox cannot be reached right now (Roblox timed out)');
+    expect(notice.textContent).toContain('These are the last figures measured, at');
+    expect(screen.getByTestId('last-updated').textContent).toContain('Stale');
+    expect(screen.getAllByTestId('badge-stale')[0].textContent).toMatch(/^Figures as of /);
+  });
+
+  it('Refresh fetches again; Auto Refresh is ON by default and polls every 30 s until switched OFF', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let n = 0;
+    const api = mockApi({
+      '/api/badge-monitor': () => {
+        n++;
+        return { status: 200, body: monitorResponse({ badges: [monitoredBadge({ awardedCount: n * 1000 })], totalTracked: 1 }) };
+      },
+    });
+    renderWithClient(<BadgeMonitor />);
+    await screen.findByTestId('badge-card');
+    expect(screen.getByTestId('auto-refresh-state').textContent).toBe('ON');
+    const toggle = screen.getByRole('switch', { name: /Auto Refresh/ });
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+
+    fireEvent.click(screen.getByTestId('refresh'));
+    await waitFor(() => expect(api.callsTo('GET', '/api/badge-monitor')).toHaveLength(2));
+    await waitFor(() => expect(screen.getByTestId('figure-Total awarded').textContent).toBe('2K'));
+
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(30_500);
+    });
+    await waitFor(() => expect(api.callsTo('GET', '/api/badge-monitor')).toHaveLength(3));
+
+    fireEvent.click(toggle);
+    expect(screen.getByTestId('auto-refresh-state').textContent).toBe('OFF');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(65_000);
+    });
+    expect(api.callsTo('GET', '/api/badge-monitor')).toHaveLength(3);
+  });
+
+  it("says so when the monitor answers an error before any figures", async () => {
+    mockApi({ '/api/badge-monitor': { status: 503, body: { error: 'Roblox is unreachable and no figures are stored yet' } } });
+    renderWithClient(<BadgeMonitor />);
+    const panel = await screen.findByTestId('monitor-error');
+    expect(panel.textContent).toContain('Roblox is unreachable and no figures are stored yet');
+  });
+});

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import NewgenDetector from './NewgenDetector';
+import { renderWithClient, site } from '../test/helpers';
+import { lastToast, mockApi, type ApiRoutes } from '../components/admin/test-utils';
+import { newgenCheck } from '../test/roblox';
+
+const KEY = 'fhk_publicpublicpublicpublicpublicpublic0';
+
+function routes(extra: ApiRoutes = {}): ApiRoutes {
+  return { '/api/site': { ...site, publicApiKey: KEY }, ...extra };
+}
+
+async function typeAndSubmit(name: string) {
+  const input = screen.getByLabelText('Roblox username');
+  fireEvent.input(input, { target: { value: name } });
+  const button = screen.getByTestId('analyze') as HTMLButtonElement;
+  await waitFor(() => expect(button.disabled).toBe(false));
+  fireEvent.click(button);
+}
+
+describe('/newgen-detector', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('is disabled while empty; sends the trimmed name with the public key; shows every field of the answer', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const api = mockApi(routes({ '/api/newgen-check/OldBuilder': async () => (await gate, { status: 200, body: newgenCheck() }) }));
+    renderWithClient(<NewgenDetector />);
+    const button = screen.getByTestId('analyze') as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    fireEvent.input(screen.getByLabelText('Roblox username'), { target: { value: '   ' } });
+    expect(button.disabled).toBe(true);
+
+    await typeAndSubmit('  OldBuilder ');
+    await waitFor(() => expect(button.textContent).toBe('Analyzing Player...'));
+    expect(button.disabled).toBe(true);
+    release();
+
+    const result = await screen.findByTestId('newgen-result');
+    const call = api.fn.mock.calls.find(([p]) => p === '/api/newgen-check/OldBuilder') as unknown as [string, RequestInit];
+    expect((call[1].headers as Record<string, string>)['X-API-Key']).toBe(KEY);
+    const text = (id: string) => screen.getByTestId(id).textContent;
+    expect(text('username')).toBe('OldBuilder');
+    expect(screen.getByTestId('verified').textContent).toBe('Verified');
+    expect(text('display-name')).toBe('The Old Builder');
+    expect(text('user-id')).toBe('1234');
+    expect(text('join-date')).toBe('May 1, 2009');
+    expect(text('generation')).toBe('VETERAN');
+    expect(text('account-age')).toBe('6,415 days (17.6 years)');
+    expect(text('elc-count')).toBe('2 / 3');
+    expect(text('classification')).toBe('Veteran(95% confidence)');
+    expect(text('reason')).toContain('Joined before 2012');
+    expect(Array.from(screen.getByTestId('evidence').querySelectorAll('li')).map((li) => li.getAttribute('data-kind'))).toEqual(['joinDate', 'elcBadge']);
+    expect(screen.getByTestId('evidence').textContent).toContain('Owns Early Builder (Jan 2, 2010)');
+    expect(screen.getAllByTestId('elc-badge').map((li) => li.textContent)).toEqual([
+      'Early Builder ID: 11Awarded Jan 2, 2010',
+      'First Election ID: 12Awarded Mar 4, 2010',
+    ]);
+    expect(text('key-name')).toBe('Public key');
+    expect(text('key-requests')).toBe('42');
+    expect(text('checked-at')).not.toBe('Never');
+    expect(result.querySelector('img')!.getAttribute('alt')).toBe("OldBuilder's avatar");
+    expect(lastToast().title).toBe('Analysis Complete');
+    expect(button.textContent).toBe('Analyze Player');
+  });
+
+  it('hides the display name when it equals the username and the mark when not verified', async () => {
+    mockApi(routes({ '/api/newgen-check/Same': newgenCheck({ username: 'Same', displayName: 'Same', hasVerifiedBadge: false }) }));
+    renderWithClient(<NewgenDetector />);
+    await typeAndSubmit('Same');
+    await screen.findByTestId('newgen-result');
+    expect(screen.queryByTestId('display-name')).toBeNull();
+    expect(screen.queryByTestId('verified')).toBeNull();
+  });
+
+  it('states plainly that award dates are unavailable, and why, when Roblox refused them', async () => {
+    const refused = newgenCheck({
+      generation: 'OLDGEN',
+      classification: 'Oldgen',
+      confidence: 60,
+      elcBadges: { count: 0, total: 3, badges: [], available: false, unavailableReason: 'Roblox now requires a signed-in cookie to read award dates.', unavailableCode: 'needsCookie' },
+    });
+    mockApi(routes({ '/api/newgen-check/OldBuilder': refused }));
+    renderWithClient(<NewgenDetector />);
+    await typeAndSubmit('OldBuilder');
+    const note = await screen.findByTestId('award-dates-unavailable');
+    expect(note.textContent).toContain('Award dates are unavailable: Roblox now requires a signed-in cookie to read award dates.');
+    expect(note.textContent).toContain('from the join date alone, with a lower confidence');
+    expect(screen.getByTestId('elc-count').textContent).toBe('Unavailable');
+    expect(screen.getByTestId('confidence').textContent).toBe('(60% confidence)');
+    expect(screen.queryByTestId('elc-list')).toBeNull();
+  });
+
+  it("toasts 'Analysis Failed' with the server's error, or 'Failed to analyze player'", async () => {
+    let reply: { status: number; body?: unknown } = { status: 404, body: { error: 'No Roblox user is named Ghost' } };
+    mockApi(routes({ '/api/newgen-check/Ghost': () => reply }));
+    renderWithClient(<NewgenDetector />);
+    await typeAndSubmit('Ghost');
+    await waitFor(() => expect(lastToast().title).toBe('Analysis Failed'));
+    expect(lastToast().description).toBe('No Roblox user is named Ghost');
+    expect(lastToast().variant).toBe('destructive');
+    expect(screen.getByTestId('newgen-error').textContent).toBe('Analysis Failed: No Roblox user is named Ghost');
+    expect(screen.queryByTestId('newgen-result')).toBeNull();
+
+    reply = { status: 502 };
+    await typeAndSubmit('Ghost');
+    await waitFor(() => expect(screen.getByTestId('newgen-error').textContent).toBe('Analysis Failed: Failed to analyze player'));
+    expect(lastToast().description).toBe('Failed to analyze player');
+  });
+
+  it('cannot run without a public key, and says so', async () => {
+    const api = mockApi({ '/api/site': { ...site, publicApiKey: null } });
+    renderWithClient(<NewgenDetector />);
+    await waitFor(() => expect(screen.getByTestId('key-note').textContent).toContain('no public API key'));
+    fireEvent.input(screen.getByLabelText('Roblox username'), { target: { value: 'x' } });
+    expect((screen.getByTestId('analyze') as HTMLButtonElement).disabled).toBe(true);
+    expect(api.calls.filter((c) => c.path.startsWith('/api/newgen-check'))).toHaveLength(0);
+  });
+});

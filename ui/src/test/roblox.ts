@@ -1,0 +1,112 @@
+// Test-only fixtures: answers shaped as the server sends them (spec section 3).
+import type { BadgeMonitorResponse, BotAnalysis, BotQuickCheck, MonitoredBadge, NewgenCheck } from '../lib/roblox';
+
+export function monitoredBadge(over: Partial<MonitoredBadge> = {}): MonitoredBadge {
+  return {
+    badgeId: 101,
+    name: 'Welcome',
+    description: 'Join a server for the first time',
+    imageUrl: 'https://img.example/101.png',
+    imageFallbacks: ['https://alt1.example/101.png', 'https://alt2.example/101.png'],
+    rarity: 'easy',
+    awardedCount: 1_234_567,
+    dailyStats: { today: 1500, weekAverage: 1320.4 },
+    // no snapshot on the 19th
+    history: [
+      { date: '2026-11-17', awardedCount: 1_227_000, pastDay: 1200 },
+      { date: '2026-11-18', awardedCount: 1_228_300, pastDay: 1300 },
+      { date: '2026-11-20', awardedCount: 1_230_900, pastDay: 1250 },
+      { date: '2026-11-21', awardedCount: 1_232_300, pastDay: 1400 },
+      { date: '2026-11-22', awardedCount: 1_233_650, pastDay: 1350 },
+      { date: '2026-11-23', awardedCount: 1_234_567, pastDay: 1500 },
+    ],
+    ...over,
+  };
+}
+
+export function monitorResponse(over: Partial<BadgeMonitorResponse> = {}): BadgeMonitorResponse {
+  const badges = [
+    monitoredBadge(),
+    monitoredBadge({ badgeId: 202, name: 'Elected', description: 'Win an election', rarity: 'insane', awardedCount: 999, dailyStats: { today: 3, weekAverage: 2 } }),
+  ];
+  return {
+    badges,
+    totalTracked: 2,
+    globalStats: { totalAwarded: 1_235_566, mostPopular: { name: 'Welcome', badgeId: 101 }, rarest: 'Elected' },
+    lastUpdated: '2026-11-23T10:05:09Z',
+    stale: false,
+    ...over,
+  };
+}
+
+export function newgenCheck(over: Partial<NewgenCheck> = {}): NewgenCheck {
+  return {
+    success: true,
+    username: 'OldBuilder',
+    displayName: 'The Old Builder',
+    userId: 1234,
+    avatarUrl: 'https://img.example/avatar.png',
+    hasVerifiedBadge: true,
+    joinDate: '2009-05-01T12:00:00Z',
+    accountAge: 6415,
+    generation: 'VETERAN',
+    isNewgen: false,
+    isVeteran: true,
+    classification: 'Veteran',
+    reason: 'Joined before 2012 and owns 2 of 3 ELC badges',
+    confidence: 95,
+    evidence: [
+      { kind: 'joinDate', detail: 'Joined on 2009-05-01', date: '2009-05-01T12:00:00Z' },
+      { kind: 'elcBadge', detail: 'Owns Early Builder', date: '2010-01-02T00:00:00Z', badgeId: 11 },
+    ],
+    elcBadges: {
+      count: 2,
+      total: 3,
+      badges: [
+        { name: 'Early Builder', badgeId: 11, awardedDate: '2010-01-02T00:00:00Z' },
+        { name: 'First Election', badgeId: 12, awardedDate: '2010-03-04T00:00:00Z' },
+      ],
+      available: true,
+      unavailableReason: null,
+      unavailableCode: null,
+    },
+    apiKey: { name: 'Public key', requests: 42 },
+    checkedAt: '2026-11-23T10:00:00Z',
+    ...over,
+  };
+}
+
+export function botAnalysis(elc = 7, over: Partial<BotAnalysis> = {}): BotAnalysis {
+  return {
+    success: true,
+    username: 'OldBuilder',
+    displayName: 'OldBuilder',
+    userId: 1234,
+    avatarUrl: null,
+    hasVerifiedBadge: false,
+    accountAge: 6415,
+    description: 'I build things',
+    status: { classification: 'Veteran', generation: 'VETERAN', confidence: 95, reason: 'Joined in 2009' },
+    badges: {
+      elcCount: elc,
+      total: 9,
+      elcBadges: Array.from({ length: elc }, (_, i) => ({ name: `ELC ${i + 1}`, description: `Badge number ${i + 1}`, awardedDate: '2010-01-02T00:00:00Z' })),
+    },
+    ...over,
+  };
+}
+
+export function botQuickCheck(over: Partial<BotQuickCheck> = {}): BotQuickCheck {
+  return {
+    success: true,
+    username: 'OldBuilder',
+    displayName: 'OldBuilder',
+    avatarUrl: null,
+    status: 'Veteran',
+    elcBadgeCount: 7,
+    totalBadgeCount: 120,
+    accountAge: 6415,
+    earliestBadge: { name: 'Early Builder', awardedDate: '2010-01-02T00:00:00Z' },
+    ...over,
+  };
+}
