@@ -27,6 +27,23 @@ pub enum Command {
     },
     /// Write a consistent copy of the live database to FILE (safe while serving).
     Backup { file: PathBuf },
+    /// Discord set-up tasks.
+    #[command(subcommand)]
+    Discord(DiscordCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DiscordCommand {
+    /// Register the /newgen and /check slash commands for an application (FANHUB_DISCORD_TOKEN
+    /// must be that application's bot token).
+    RegisterCommands {
+        /// The application id (Developer Portal, General Information).
+        #[arg(long, env = "FANHUB_DISCORD_APPLICATION_ID")]
+        application_id: String,
+        /// Register in one server only (appears at once) instead of globally.
+        #[arg(long)]
+        guild_id: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -54,12 +71,18 @@ pub struct Secrets {
     pub admin_phrase: Option<String>,
     /// FANHUB_LLM_URL, FANHUB_LLM_MODEL, FANHUB_LLM_KEY.
     pub llm: Option<crate::llm::LlmConfig>,
+    /// FANHUB_DISCORD_TOKEN, FANHUB_DISCORD_API, FANHUB_DISCORD_PUBLIC_KEY, FANHUB_DISCORD_APPLICATION_ID.
+    pub discord: crate::discord::DiscordConfig,
 }
 
 impl Secrets {
     pub fn from_env() -> Self {
         let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
-        Self { admin_phrase, llm: crate::llm::LlmConfig::from_env() }
+        Self {
+            admin_phrase,
+            llm: crate::llm::LlmConfig::from_env(),
+            discord: crate::discord::DiscordConfig::from_env(),
+        }
     }
 }
 
@@ -68,6 +91,7 @@ impl std::fmt::Debug for Secrets {
         f.debug_struct("Secrets")
             .field("admin_phrase", &self.admin_phrase.as_ref().map(|_| "***"))
             .field("llm", &self.llm)
+            .field("discord", &self.discord)
             .finish()
     }
 }

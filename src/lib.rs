@@ -14,6 +14,7 @@ pub mod commands;
 pub mod config;
 pub mod content;
 pub mod db;
+pub mod discord;
 pub mod error;
 pub mod events;
 pub mod guides;

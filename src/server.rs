@@ -63,6 +63,9 @@ pub fn build_state(
     site.version.build = build_id.clone();
     site.version.started_at = started_at.to_string();
     let site_json = CachedJson::new(&site);
+    let jobs = crate::jobs::Jobs::default();
+    let discord =
+        crate::discord::Discord::open(&site, secrets.discord.clone(), &db, jobs.clone()).map_err(StartError)?;
     let state = AppState::new(Inner {
         options,
         secrets,
@@ -80,13 +83,14 @@ pub fn build_state(
         logs,
         hasher: crate::accounts::password::Hasher::new(heavy_work.clone()),
         heavy_work,
-        jobs: Default::default(),
+        jobs,
         auth_limiter: Default::default(),
         login_throttle: Default::default(),
         challenges: Default::default(),
         keys,
         submissions: Default::default(),
         llm,
+        discord,
         banner_expiry: Default::default(),
         banner_changed: Default::default(),
         stats_refresh: Default::default(),
@@ -193,5 +197,14 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
         }
     });
-    vec![stats_task, health_task, maintenance_task, expiry_task, checkpoint_task]
+    let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task, checkpoint_task];
+    if !state.discord.channels().is_empty() {
+        let job = state.jobs.register("discord-updates");
+        tasks.push(tokio::spawn(crate::discord::poller::run_updates(state.clone(), job)));
+    }
+    if crate::discord::poller::members_configured(&state) {
+        let job = state.jobs.register("discord-members");
+        tasks.push(tokio::spawn(crate::discord::poller::run_members(state.clone(), job)));
+    }
+    tasks
 }

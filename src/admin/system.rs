@@ -234,13 +234,24 @@ pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<Heal
         checks: vec![
             database,
             data_dir,
-            configured("Discord Bot", "FANHUB_DISCORD_TOKEN", "reading update channels"),
+            {
+                let (status, detail) = state.discord.health();
+                HealthCheck { name: "Discord Bot", status, detail }
+            },
             HealthCheck {
                 name: "Roblox API",
                 status: "not_configured",
                 detail: "no Roblox lookups are made by this version".into(),
             },
-            configured("Webhooks", "FANHUB_DISCORD_PUBLIC_KEY", "the Discord interactions endpoint"),
+            if state.discord.interactions.enabled() {
+                HealthCheck {
+                    name: "Webhooks",
+                    status: "ok",
+                    detail: "the Discord interactions endpoint /api/discord/interactions checks signatures with FANHUB_DISCORD_PUBLIC_KEY".into(),
+                }
+            } else {
+                configured("Webhooks", "FANHUB_DISCORD_PUBLIC_KEY", "the Discord interactions endpoint")
+            },
         ],
     }))
 }

@@ -8,6 +8,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0002_accounts", include_str!("migrations/0002_accounts.sql")),
     ("0003_developer_api", include_str!("migrations/0003_developer_api.sql")),
     ("0004_advertising", include_str!("migrations/0004_advertising.sql")),
+    ("0006_discord", include_str!("migrations/0006_discord.sql")),
 ];
 
 pub const LATEST_VERSION: i64 = MIGRATIONS.len() as i64;

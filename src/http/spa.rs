@@ -29,6 +29,7 @@ pub const ROUTES: &[Route] = &[
     route("/generate-key", "GenerateKey", &[]),
     route("/api-docs", "ApiDocs", &[]),
     route("/advertise", "Advertise", &["/api/stats"]),
+    route("/discord-news", "DiscordNews", &[]),
 ];
 
 pub fn find(path: &str) -> Option<&'static Route> {

@@ -56,6 +56,67 @@ pub struct SiteSettings {
     /// Set by the server, never by the site file (`validate` refuses it there).
     #[serde(default)]
     pub public_api_key: Option<String>,
+    /// The Discord channels summarised on /discord-news, per product (`[updates.<product>]`,
+    /// served at `/api/discord/<product>-updates`).
+    #[serde(default)]
+    pub updates: std::collections::BTreeMap<String, UpdateChannels>,
+    /// How often the background tasks ask Discord (`[poll]`).
+    #[serde(default, skip_serializing)]
+    pub poll: PollIntervals,
+    /// Where the community's member count comes from (`[discord]`).
+    #[serde(default, skip_serializing)]
+    pub discord: DiscordCommunity,
+}
+
+/// One product's channels. Only the title is public.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateChannels {
+    /// The heading of the product's section on /discord-news (default: the product name).
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Channel ids (snowflakes, as strings) whose posts are the game's updates.
+    #[serde(default, skip_serializing)]
+    pub game_channels: Vec<String>,
+    /// Channel ids whose talk gives the community highlights.
+    #[serde(default, skip_serializing)]
+    pub community_channels: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PollIntervals {
+    /// Seconds between two reads of the update channels (15 or more; default 60).
+    #[serde(default = "default_updates_secs")]
+    pub updates_secs: u64,
+    /// Seconds between two reads of the member count (60 or more; default 600).
+    #[serde(default = "default_members_secs")]
+    pub members_secs: u64,
+}
+
+fn default_updates_secs() -> u64 {
+    60
+}
+
+fn default_members_secs() -> u64 {
+    600
+}
+
+impl Default for PollIntervals {
+    fn default() -> Self {
+        Self { updates_secs: default_updates_secs(), members_secs: default_members_secs() }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiscordCommunity {
+    /// An invite code of the community's server (the part after discord.gg/): its counts need no token.
+    #[serde(default)]
+    pub invite_code: Option<String>,
+    /// The server's id: counts read with the bot token (the bot must be a member).
+    #[serde(default)]
+    pub guild_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -306,7 +367,45 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
     {
         return Err(format!("social_image must be an absolute http(s) URL, not {image:?}"));
     }
+    validate_discord(site)?;
     validate_pages(&site.pages)
+}
+
+fn is_snowflake(id: &str) -> bool {
+    (1..=20).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_digit()) && id.parse::<u64>().is_ok()
+}
+
+fn validate_discord(site: &SiteSettings) -> Result<(), String> {
+    for (product, channels) in &site.updates {
+        if product.is_empty()
+            || product.len() > 40
+            || !product.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            return Err(format!("[updates.{product}]: a product name is 1-40 of a-z, 0-9 and -"));
+        }
+        for id in channels.game_channels.iter().chain(&channels.community_channels) {
+            if !is_snowflake(id) {
+                return Err(format!("[updates.{product}] channel ids are Discord ids (digits only), not {id:?}"));
+            }
+        }
+    }
+    if site.poll.updates_secs < 15 {
+        return Err("[poll] updates_secs must be 15 or more".into());
+    }
+    if site.poll.members_secs < 60 {
+        return Err("[poll] members_secs must be 60 or more".into());
+    }
+    if let Some(code) = &site.discord.invite_code
+        && (code.is_empty() || code.len() > 40 || !code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+    {
+        return Err(format!("[discord] invite_code is the code after discord.gg/, not {code:?}"));
+    }
+    if let Some(id) = &site.discord.guild_id
+        && !is_snowflake(id)
+    {
+        return Err(format!("[discord] guild_id is a Discord id (digits only), not {id:?}"));
+    }
+    Ok(())
 }
 
 /// The document title of a page: its title, then the site name.
