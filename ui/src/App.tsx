@@ -26,6 +26,7 @@ const AdminAccess = lazy(() => import('./pages/AdminAccess'));
 const GenerateKey = lazy(() => import('./pages/GenerateKey'));
 const ApiDocs = lazy(() => import('./pages/ApiDocs'));
 const Advertise = lazy(() => import('./pages/Advertise'));
+const DiscordNews = lazy(() => import('./pages/DiscordNews'));
 
 function Routes() {
   return (
@@ -40,6 +41,7 @@ function Routes() {
       <Route path="/generate-key" component={GenerateKey} />
       <Route path="/api-docs" component={ApiDocs} />
       <Route path="/advertise" component={Advertise} />
+      <Route path="/discord-news" component={DiscordNews} />
       <Route component={NotFound} />
     </Switch>
   );

@@ -1,4 +1,4 @@
-import { BookOpen, House, Terminal, Users, type LucideIcon } from 'lucide-react';
+import { BookOpen, House, Newspaper, Terminal, Users, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -12,6 +12,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/commands', label: 'Commands', icon: Terminal },
   { href: '/guides', label: 'Guides', icon: BookOpen },
   { href: '/community', label: 'Community', icon: Users },
+  { href: '/discord-news', label: 'Updates', icon: Newspaper },
 ];
 
 /** Whether a nav item matches the current location ("/" only matches itself). */
