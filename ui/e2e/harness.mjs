@@ -265,7 +265,38 @@ export async function newPage(browser, baseUrl, vp = 'desktop', { permissions = 
  * Registers before/after hooks (call it inside a describe): one server and one browser for the file,
  * and a fresh context per `env.open(...)`, closed after each test.
  */
-export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false } = {}) {
+/**
+ * Starts a helper program (e.g. a fake upstream service) and waits for its `... listening on http://...` line.
+ * @returns {Promise<{url: string, stop: () => void}>}
+ */
+export async function startHelper(command, args = []) {
+  if (!existsSync(command)) throw new Error(`${command} not found (build it first, e.g. cargo build --release --examples)`);
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  liveServers.add(child);
+  child.on('exit', () => liveServers.delete(child));
+  child.stderr.resume();
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} did not print its listening line`)), START_TIMEOUT_MS);
+    let buf = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /listening on (http:\/\/\S+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${command} exited (${code}) before listening`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * `prepare(env)`, when given, runs before the server starts (e.g. to start fakes with `startHelper`) and may
+ * return `{args, env, cleanup}`: more server arguments and environment, and what to undo after the suite.
+ */
+export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false, prepare = null } = {}) {
   const env = {
     /** @type {string} */ baseUrl: '',
     /** The server's data dir when `withDataDir` (so `env.adminKey()` can run the CLI on its database). */
@@ -297,10 +328,16 @@ export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false 
     },
   };
 
+  let prepared;
   before(async () => {
     if (withDataDir) env.dataDir = mkdtempSync(path.join(os.tmpdir(), 'fanhub-e2e-'));
+    prepared = prepare ? (await prepare(env)) ?? {} : {};
     const [server, browser] = await Promise.all([
-      startServer({ args: serverArgs, env: serverEnv, dataDir: env.dataDir || null }),
+      startServer({
+        args: [...serverArgs, ...(prepared.args ?? [])],
+        env: { ...serverEnv, ...(prepared.env ?? {}) },
+        dataDir: env.dataDir || null,
+      }),
       launchBrowser(),
     ]);
     env.server = server;
@@ -326,6 +363,7 @@ export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false 
       }
     } finally {
       if (env.dataDir) rmSync(env.dataDir, { recursive: true, force: true });
+      await prepared?.cleanup?.();
     }
   });
 
