@@ -18,13 +18,14 @@ import {
 // spec section 2, route table: the routes whose pages exist answer 200 with the shell. The
 // routes of features not built yet answer the shell with 404, like any unknown path, so the
 // server and the app's 404 screen agree; each moves to APP_ROUTES with its page.
-const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs', '/advertise'];
-const LATER_ROUTES = ['/badge-monitor', '/newgen-detector', '/discord-news', '/discord-bot-api'];
+const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs', '/advertise', '/discord-news'];
+const LATER_ROUTES = ['/badge-monitor', '/newgen-detector', '/discord-bot-api'];
 const NAV = [
   { name: 'Home', path: '/' },
   { name: 'Commands', path: '/commands' },
   { name: 'Guides', path: '/guides' },
   { name: 'Community', path: '/community' },
+  { name: 'Updates', path: '/discord-news' },
 ];
 const NOT_FOUND_PATH = '/no-such-page-e2e';
 

@@ -69,7 +69,7 @@ export default function DiscordNews() {
   const { data: site, isError } = useSite();
   const queryClient = useQueryClient();
   const [refreshing, setRefreshing] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const products = productsOf(site);
 
