@@ -11,7 +11,7 @@ use tower_http::compression::CompressionLayer;
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
 use crate::state::AppState;
-use crate::{accounts, admin, ads, backup, banner, commands, guides, health, keys, metrics, openapi, roblox, shell, site, stats, v1};
+use crate::{accounts, admin, ads, backup, banner, commands, discord, guides, health, keys, metrics, openapi, roblox, shell, site, stats, v1};
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
@@ -24,7 +24,12 @@ pub fn router(state: AppState) -> Router {
         .merge(openapi::router())
         .merge(shell::router())
         .layer(CompressionLayer::new());
-    let polled = Router::new().merge(health::router()).merge(stats::router()).merge(banner::router());
+    let polled = Router::new()
+        .merge(health::router())
+        .merge(stats::router())
+        .merge(banner::router())
+        .merge(discord::router())
+        .merge(discord::interactions::router());
     let roblox = roblox::routes::router(state.clone());
     let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
     let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));

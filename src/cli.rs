@@ -33,6 +33,9 @@ pub fn main() -> ExitCode {
         Command::Backup { file } => run_backup(&cli.options, &file),
         Command::Doctor => return crate::doctor::run(&cli.options, Secrets::from_env()),
         Command::Restore { file } => crate::backup::restore::run(&cli.options, &file),
+        Command::Discord(crate::config::DiscordCommand::RegisterCommands { application_id, guild_id }) => {
+            run_register_commands(&application_id, guild_id.as_deref())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -187,5 +190,36 @@ fn run_admin_key(options: &Options, name: &str) -> Result<(), StartError> {
         .map_err(|e| StartError(format!("cannot create the key: {}", e.internal.unwrap_or(e.body.error))))?;
     println!("{key}");
     eprintln!("This admin key is shown once. Open /admin and enter it, or send it as the X-Admin-Key header.");
+    Ok(())
+}
+
+/// Registers /newgen and /check for the application whose bot token is FANHUB_DISCORD_TOKEN.
+fn run_register_commands(application_id: &str, guild_id: Option<&str>) -> Result<(), StartError> {
+    let config = crate::discord::DiscordConfig::from_env();
+    let Some(token) = config.token.clone() else {
+        return Err(StartError("set FANHUB_DISCORD_TOKEN to the application's bot token".into()));
+    };
+    for (name, id) in [("--application-id", Some(application_id)), ("--guild-id", guild_id)] {
+        if let Some(id) = id
+            && !(id.len() <= 20 && !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+        {
+            return Err(StartError(format!("{name} must be a Discord id (digits only)")));
+        }
+    }
+    crate::llm::install_crypto();
+    let client = crate::discord::client::DiscordClient::new(
+        config.api_base(),
+        Some(token),
+        "https://github.com/fanhub",
+        Default::default(),
+    );
+    let commands = crate::discord::interactions::command_definitions();
+    let registered = runtime()?
+        .block_on(client.put_commands(application_id, guild_id, &commands))
+        .map_err(|e| StartError(format!("Discord refused the commands: {e}")))?;
+    let names: Vec<&str> = registered.as_array().into_iter().flatten().filter_map(|c| c["name"].as_str()).collect();
+    let place =
+        guild_id.map_or("globally (may take up to an hour to appear)".to_string(), |g| format!("in server {g}"));
+    println!("registered /{} {place}", names.join(" and /"));
     Ok(())
 }

@@ -44,6 +44,23 @@ pub enum Command {
     Doctor,
     /// Put a backup (an archive from DATA_DIR/backups/ or a database file) in place of the data dir's database; the server must be stopped.
     Restore { file: PathBuf },
+    /// Discord set-up tasks.
+    #[command(subcommand)]
+    Discord(DiscordCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DiscordCommand {
+    /// Register the /newgen and /check slash commands for an application (FANHUB_DISCORD_TOKEN
+    /// must be that application's bot token).
+    RegisterCommands {
+        /// The application id (Developer Portal, General Information).
+        #[arg(long, env = "FANHUB_DISCORD_APPLICATION_ID")]
+        application_id: String,
+        /// Register in one server only (appears at once) instead of globally.
+        #[arg(long)]
+        guild_id: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -84,13 +101,20 @@ pub struct Secrets {
     pub llm: Option<crate::llm::LlmConfig>,
     /// FANHUB_ROBLOX_COOKIE: a `.ROBLOSECURITY` value, sent only to the Roblox hosts.
     pub roblox_cookie: Option<crate::roblox::RobloxCookie>,
+    /// FANHUB_DISCORD_TOKEN, FANHUB_DISCORD_API, FANHUB_DISCORD_PUBLIC_KEY, FANHUB_DISCORD_APPLICATION_ID.
+    pub discord: crate::discord::DiscordConfig,
 }
 
 impl Secrets {
     pub fn from_env() -> Self {
         let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
         let roblox_cookie = std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| crate::roblox::RobloxCookie::new(&c));
-        Self { admin_phrase, llm: crate::llm::LlmConfig::from_env(), roblox_cookie }
+        Self {
+            admin_phrase,
+            llm: crate::llm::LlmConfig::from_env(),
+            roblox_cookie,
+            discord: crate::discord::DiscordConfig::from_env(),
+        }
     }
 }
 
@@ -100,6 +124,7 @@ impl std::fmt::Debug for Secrets {
             .field("admin_phrase", &self.admin_phrase.as_ref().map(|_| "***"))
             .field("llm", &self.llm)
             .field("roblox_cookie", &self.roblox_cookie)
+            .field("discord", &self.discord)
             .finish()
     }
 }

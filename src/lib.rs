@@ -15,6 +15,7 @@ pub mod commands;
 pub mod config;
 pub mod content;
 pub mod db;
+pub mod discord;
 pub mod doctor;
 pub mod error;
 pub mod events;

@@ -79,6 +79,8 @@ site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), els
         crate::v1::site::commands_stats,
         crate::v1::site::events,
         crate::v1::site::discord_updates,
+        crate::discord::product_updates,
+        crate::discord::interactions::interactions,
         crate::v1::content::commands,
         crate::v1::content::commands_in_category,
         crate::v1::content::search_commands,

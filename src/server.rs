@@ -81,6 +81,9 @@ pub fn build_state(
     roblox.load_stored_badges();
     let site_json = CachedJson::new(&site);
     let metrics = std::sync::Arc::new(crate::metrics::Metrics::new(&options.metrics));
+    let discord =
+        crate::discord::Discord::open(&site, secrets.discord.clone(), &db, jobs.clone()).map_err(StartError)?;
+    discord.set_player_lookup(std::sync::Arc::new(crate::discord::roblox_lookups::RobloxLookups(roblox.clone())));
     let state = AppState::new(Inner {
         options,
         secrets,
@@ -106,6 +109,7 @@ pub fn build_state(
         keys,
         submissions: Default::default(),
         llm,
+        discord,
         banner_expiry: Default::default(),
         banner_changed: Default::default(),
         stats_refresh: Default::default(),
@@ -205,6 +209,15 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     });
     let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
     let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
+    tasks.push(tokio::spawn(crate::roblox::monitor::run(state.clone())));
+    if !state.discord.channels().is_empty() {
+        let job = state.jobs.register("discord-updates");
+        tasks.push(tokio::spawn(crate::discord::poller::run_updates(state.clone(), job)));
+    }
+    if crate::discord::poller::members_configured(&state) {
+        let job = state.jobs.register("discord-members");
+        tasks.push(tokio::spawn(crate::discord::poller::run_members(state.clone(), job)));
+    }
     if state.options.backups.backup_every.is_some() {
         tasks.push(tokio::spawn(crate::backup::schedule(state.clone(), state.jobs.register(crate::backup::JOB))));
     }
@@ -230,6 +243,5 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
         }
     });
     tasks.push(checkpoint_task);
-    tasks.push(tokio::spawn(crate::roblox::monitor::run(state.clone())));
     tasks
 }

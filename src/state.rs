@@ -49,6 +49,8 @@ pub struct Inner {
     pub roblox: crate::roblox::Roblox,
     /// The configured language model, if any.
     pub llm: Option<crate::llm::LlmClient>,
+    /// The update channels' summaries, the member count and the interactions endpoint.
+    pub discord: crate::discord::Discord,
     /// When the served banner changes by itself next (ms since the epoch; 0: never).
     pub banner_expiry: std::sync::atomic::AtomicI64,
     pub banner_changed: tokio::sync::Notify,

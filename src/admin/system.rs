@@ -234,12 +234,23 @@ pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<Heal
         checks: vec![
             database,
             data_dir,
-            configured("Discord Bot", "FANHUB_DISCORD_TOKEN", "reading update channels"),
+            {
+                let (status, detail) = state.discord.health();
+                HealthCheck { name: "Discord Bot", status, detail }
+            },
             {
                 let (ok, detail) = state.roblox.health();
                 HealthCheck { name: "Roblox API", status: if ok { "ok" } else { "error" }, detail }
             },
-            configured("Webhooks", "FANHUB_DISCORD_PUBLIC_KEY", "the Discord interactions endpoint"),
+            if state.discord.interactions.enabled() {
+                HealthCheck {
+                    name: "Webhooks",
+                    status: "ok",
+                    detail: "the Discord interactions endpoint /api/discord/interactions checks signatures with FANHUB_DISCORD_PUBLIC_KEY".into(),
+                }
+            } else {
+                configured("Webhooks", "FANHUB_DISCORD_PUBLIC_KEY", "the Discord interactions endpoint")
+            },
         ],
     }))
 }

@@ -32,6 +32,7 @@ pub const ROUTES: &[Route] = &[
     route("/badge-monitor", "BadgeMonitor", &["/api/badge-monitor"]),
     route("/newgen-detector", "NewgenDetector", &[]),
     route("/discord-bot-api", "DiscordBotApi", &[]),
+    route("/discord-news", "DiscordNews", &[]),
 ];
 
 pub fn find(path: &str) -> Option<&'static Route> {

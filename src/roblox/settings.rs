@@ -118,15 +118,25 @@ pub struct PollSettings {
     /// Seconds between badge monitor polls (at least 1).
     #[serde(default = "sixty")]
     pub badge_monitor_secs: u64,
+    /// Seconds between two reads of the Discord update channels (15 or more; default 60).
+    #[serde(default = "sixty")]
+    pub updates_secs: u64,
+    /// Seconds between two reads of the Discord member count (60 or more; default 600).
+    #[serde(default = "six_hundred")]
+    pub members_secs: u64,
 }
 
 fn sixty() -> u64 {
     60
 }
 
+fn six_hundred() -> u64 {
+    600
+}
+
 impl Default for PollSettings {
     fn default() -> Self {
-        Self { badge_monitor_secs: 60 }
+        Self { badge_monitor_secs: sixty(), updates_secs: sixty(), members_secs: six_hundred() }
     }
 }
 

@@ -62,12 +62,45 @@ pub struct SiteSettings {
     /// `[classification]`: generations by join date, ELC rules, confidences and wording.
     #[serde(default)]
     pub classification: crate::roblox::settings::Classification,
-    /// `[poll]`: background poll intervals.
+    /// `[poll]`: background poll intervals (badge monitor, Discord channels and member count).
     #[serde(default)]
     pub poll: crate::roblox::settings::PollSettings,
     /// `[roblox]`: per-endpoint budgets, background share, cache lifetimes (not served).
     #[serde(default, skip_serializing)]
     pub roblox: crate::roblox::settings::RobloxSettings,
+    /// The Discord channels summarised on /discord-news, per product (`[updates.<product>]`,
+    /// served at `/api/discord/<product>-updates`).
+    #[serde(default)]
+    pub updates: std::collections::BTreeMap<String, UpdateChannels>,
+    /// Where the community's member count comes from (`[discord]`).
+    #[serde(default, skip_serializing)]
+    pub discord: DiscordCommunity,
+}
+
+/// One product's channels. Only the title is public.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateChannels {
+    /// The heading of the product's section on /discord-news (default: the product name).
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Channel ids (snowflakes, as strings) whose posts are the game's updates.
+    #[serde(default, skip_serializing)]
+    pub game_channels: Vec<String>,
+    /// Channel ids whose talk gives the community highlights.
+    #[serde(default, skip_serializing)]
+    pub community_channels: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiscordCommunity {
+    /// An invite code of the community's server (the part after discord.gg/): its counts need no token.
+    #[serde(default)]
+    pub invite_code: Option<String>,
+    /// The server's id: counts read with the bot token (the bot must be a member).
+    #[serde(default)]
+    pub guild_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -319,7 +352,45 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
         return Err(format!("social_image must be an absolute http(s) URL, not {image:?}"));
     }
     crate::roblox::settings::validate(&site.badges, &site.classification, &site.poll, &site.roblox)?;
+    validate_discord(site)?;
     validate_pages(&site.pages)
+}
+
+fn is_snowflake(id: &str) -> bool {
+    (1..=20).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_digit()) && id.parse::<u64>().is_ok()
+}
+
+fn validate_discord(site: &SiteSettings) -> Result<(), String> {
+    for (product, channels) in &site.updates {
+        if product.is_empty()
+            || product.len() > 40
+            || !product.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            return Err(format!("[updates.{product}]: a product name is 1-40 of a-z, 0-9 and -"));
+        }
+        for id in channels.game_channels.iter().chain(&channels.community_channels) {
+            if !is_snowflake(id) {
+                return Err(format!("[updates.{product}] channel ids are Discord ids (digits only), not {id:?}"));
+            }
+        }
+    }
+    if site.poll.updates_secs < 15 {
+        return Err("[poll] updates_secs must be 15 or more".into());
+    }
+    if site.poll.members_secs < 60 {
+        return Err("[poll] members_secs must be 60 or more".into());
+    }
+    if let Some(code) = &site.discord.invite_code
+        && (code.is_empty() || code.len() > 40 || !code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+    {
+        return Err(format!("[discord] invite_code is the code after discord.gg/, not {code:?}"));
+    }
+    if let Some(id) = &site.discord.guild_id
+        && !is_snowflake(id)
+    {
+        return Err(format!("[discord] guild_id is a Discord id (digits only), not {id:?}"));
+    }
+    Ok(())
 }
 
 /// The document title of a page: its title, then the site name.

@@ -197,21 +197,10 @@ pub(crate) async fn events(
     Ok(Json(EventsAnswer { success: true, events, next_since }))
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct DiscordUpdatesAnswer {
-    success: bool,
-    /// Whether this site reads Discord channels (set up by its host).
-    configured: bool,
-    /// Per product: `{product, gameUpdates, communityHighlights, source, updatedAt}`; empty when
-    /// Discord is not configured.
-    #[schema(value_type = Vec<Object>)]
-    products: Vec<serde_json::Value>,
-}
-
-/// Summarised game updates and community highlights per product. Empty until the host sets up
-/// Discord.
+/// Summarised game updates and community highlights of every product (the same data as
+/// `/api/discord/{product}-updates`); empty lists with `configured: false` until the host sets up Discord.
 #[utoipa::path(get, path = "/api/v1/discord-updates", tag = "developer API", operation_id = "v1GetDiscordUpdates", security(("apiKey" = [])),
-    responses((status = 200, body = DiscordUpdatesAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn discord_updates() -> Json<DiscordUpdatesAnswer> {
-    Json(DiscordUpdatesAnswer { success: true, configured: false, products: Vec::new() })
+    responses((status = 200, body = crate::discord::AllUpdates), (status = 304, description = "Not modified"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
+pub(crate) async fn discord_updates(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.discord.all_json.respond(&headers)
 }

@@ -18,8 +18,8 @@ import {
 // spec section 2, route table: the routes whose pages exist answer 200 with the shell. The
 // routes of features not built yet answer the shell with 404, like any unknown path, so the
 // server and the app's 404 screen agree; each moves to APP_ROUTES with its page.
-const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs', '/advertise', '/badge-monitor', '/newgen-detector', '/discord-bot-api'];
-const LATER_ROUTES = ['/discord-news'];
+const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs', '/advertise', '/badge-monitor', '/newgen-detector', '/discord-bot-api', '/discord-news'];
+const LATER_ROUTES = [];
 const NAV = [
   { name: 'Home', path: '/' },
   { name: 'Commands', path: '/commands' },
@@ -28,6 +28,7 @@ const NAV = [
   { name: 'Badges', path: '/badge-monitor' },
   { name: 'Newgen', path: '/newgen-detector' },
   { name: 'Bot API', path: '/discord-bot-api' },
+  { name: 'Updates', path: '/discord-news' },
 ];
 const NOT_FOUND_PATH = '/no-such-page-e2e';
 

@@ -29,6 +29,7 @@ const Advertise = lazy(() => import('./pages/Advertise'));
 const BadgeMonitor = lazy(() => import('./pages/BadgeMonitor'));
 const NewgenDetector = lazy(() => import('./pages/NewgenDetector'));
 const DiscordBotApi = lazy(() => import('./pages/DiscordBotApi'));
+const DiscordNews = lazy(() => import('./pages/DiscordNews'));
 
 function Routes() {
   return (
@@ -46,6 +47,7 @@ function Routes() {
       <Route path="/badge-monitor" component={BadgeMonitor} />
       <Route path="/newgen-detector" component={NewgenDetector} />
       <Route path="/discord-bot-api" component={DiscordBotApi} />
+      <Route path="/discord-news" component={DiscordNews} />
       <Route component={NotFound} />
     </Switch>
   );

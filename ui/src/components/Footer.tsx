@@ -60,6 +60,7 @@ export function Footer() {
               )}
             </Row>
             {stats && <Row label="Page views">{stats.pageViews.toLocaleString()}</Row>}
+            {stats?.discordMembers != null && <Row label="Discord members">{stats.discordMembers.toLocaleString()}</Row>}
           </dl>
         </section>
         <section aria-labelledby="footer-credits">

@@ -1,4 +1,4 @@
-import { Award, BookOpen, Bot, House, Terminal, UserSearch, Users, type LucideIcon } from 'lucide-react';
+import { Award, BookOpen, Bot, House, Newspaper, Terminal, UserSearch, Users, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -15,6 +15,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/badge-monitor', label: 'Badges', icon: Award },
   { href: '/newgen-detector', label: 'Newgen', icon: UserSearch },
   { href: '/discord-bot-api', label: 'Bot API', icon: Bot },
+  { href: '/discord-news', label: 'Updates', icon: Newspaper },
 ];
 
 /** Whether a nav item matches the current location ("/" only matches itself). */

@@ -117,6 +117,8 @@ export interface SiteSettings {
   publicApiKey: string | null;
   /** Head texts per route (site.toml [[pages]]). */
   pages: PageText[];
+  /** Products with Discord updates (site.toml [updates.<product>]). */
+  updates?: Record<string, { title: string | null }>;
 }
 
 export interface PageText {

@@ -1,0 +1,41 @@
+// The Updates page (/discord-news): what GET /api/discord/{product}-updates answers and how the
+// page words it.
+import type { SiteSettings } from './types';
+
+export interface SummaryInfo {
+  source: 'ai' | 'extractive';
+  model: string | null;
+  generatedAt: string;
+  messageCount: number;
+}
+
+export interface ProductUpdates {
+  product: string;
+  title: string;
+  configured: boolean;
+  gameUpdates: string[];
+  communityHighlights: string[];
+  gameUpdatesSource: SummaryInfo | null;
+  communityHighlightsSource: SummaryInfo | null;
+}
+
+export const EMPTY_GAME_UPDATES = 'No recent game updates available';
+export const EMPTY_COMMUNITY_HIGHLIGHTS = 'No recent community highlights available';
+/** Spec section 9: the manual refresh shows 'Refreshing...' for about a second. */
+export const REFRESH_SPINNER_MS = 1_000;
+
+/** The products of the site file's `[updates.<product>]`, in its order. */
+export function productsOf(site: SiteSettings | undefined): { product: string; title: string }[] {
+  return Object.entries(site?.updates ?? {}).map(([product, u]) => ({ product, title: u.title ?? product }));
+}
+
+/** The query key whose joined path is the product's endpoint. */
+export function updatesKey(product: string): [string, string] {
+  return ['/api/discord', `${product}-updates`];
+}
+
+/** Who wrote a summary: "AI summary (model)" or "Extractive summary". */
+export function sourceLabel(info: SummaryInfo): string {
+  if (info.source === 'ai') return info.model ? `AI summary (${info.model})` : 'AI summary';
+  return 'Extractive summary';
+}
