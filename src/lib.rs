@@ -27,6 +27,7 @@ pub mod logging;
 pub mod openapi;
 pub mod ratelimit;
 pub mod roblox;
+pub mod scans;
 pub mod search;
 pub mod server;
 pub mod shell;

@@ -97,6 +97,7 @@ pub fn build_state(
         heavy_work,
         jobs,
         roblox,
+        scans: Default::default(),
         auth_limiter: Default::default(),
         login_throttle: Default::default(),
         challenges: Default::default(),
@@ -172,6 +173,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             health_state.challenges.prune();
             health_state.keys.forget_idle();
             health_state.submissions.forget_idle();
+            health_state.scans.reports.forget_idle();
         }
     });
     let maintenance_state = state.clone();
@@ -210,5 +212,6 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
         }
     });
     let badge_monitor_task = tokio::spawn(crate::roblox::monitor::run(state.clone()));
-    vec![stats_task, health_task, maintenance_task, expiry_task, checkpoint_task, badge_monitor_task]
+    let scans_task = tokio::spawn(crate::scans::worker::run(state.clone()));
+    vec![stats_task, health_task, maintenance_task, expiry_task, checkpoint_task, badge_monitor_task, scans_task]
 }
