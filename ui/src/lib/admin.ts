@@ -126,6 +126,7 @@ export const ADMIN_KEYS = {
   settings: ['/api/admin/settings'],
   keys: ['/api/admin/keys'],
   health: ['/api/admin/health'],
+  abuseReports: ['/api/admin/abuse-reports'],
 } as const;
 
 export const LOGIN_LOGS_PAGE_SIZE = 25;
@@ -351,4 +352,30 @@ export function useClearCache() {
 
 export function useRevokeKey() {
   return useAdminMutation<number>((id) => apiRequest('DELETE', `/api/admin/keys/${id}`));
+}
+
+export type ReportState = 'open' | 'reviewing' | 'resolved' | 'dismissed';
+export const REPORT_STATES: ReportState[] = ['open', 'reviewing', 'resolved', 'dismissed'];
+
+export interface AbuseReport {
+  id: number;
+  reporterUsername: string;
+  targetUsername: string;
+  reason: string;
+  description: string;
+  priority: 'low' | 'medium' | 'high' | 'urgent';
+  state: ReportState;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolutionNote: string | null;
+}
+
+export function useAbuseReports() {
+  return useQuery<{ total: number; open: number; reports: AbuseReport[] }>(adminQuery(['/api/admin/abuse-reports?limit=100']));
+}
+
+export function useUpdateReport() {
+  return useAdminMutation<{ id: number; state: ReportState; note?: string }>(({ id, state, note }) =>
+    apiRequest('PATCH', `/api/admin/abuse-reports/${id}`, { state, note }),
+  );
 }
