@@ -272,6 +272,7 @@ async fn gate(state: &Shared, endpoint: &str, headers: &HeaderMap) -> Result<Hea
         out.insert("x-ratelimit-limit", HeaderValue::from(limit));
         out.insert("x-ratelimit-reset", HeaderValue::from(reset));
         if w.1 >= limit {
+            *state.calls.lock().unwrap().entry(format!("429 {endpoint}")).or_default() += 1;
             let mut res = errors(StatusCode::TOO_MANY_REQUESTS, 0, "Too many requests");
             res.headers_mut().extend(out);
             res.headers_mut().insert("x-ratelimit-remaining", HeaderValue::from(0));
