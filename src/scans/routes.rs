@@ -19,7 +19,7 @@ use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::http::extract::{Json as JsonBody, Path, Query};
 use crate::keys::guard::ApiCaller;
-use crate::roblox::{Priority, RobloxError};
+use crate::roblox::Priority;
 use crate::state::AppState;
 use crate::v1::{number_param, paging, search_query};
 
@@ -48,6 +48,7 @@ impl ReportLimiter {
     }
 }
 
+/// A positive id (a JSON number, or a string of digits).
 fn parse_group_id(field: &str, value: &serde_json::Value) -> Result<u64, ApiError> {
     let id = match value {
         serde_json::Value::Number(n) => n.as_u64(),
@@ -55,7 +56,7 @@ fn parse_group_id(field: &str, value: &serde_json::Value) -> Result<u64, ApiErro
         _ => None,
     };
     id.filter(|id| (1..=MAX_GROUP_ID).contains(id))
-        .ok_or_else(|| ApiError::field(field, &format!("{field} must be a Roblox group id: a whole number from 1 to {MAX_GROUP_ID}")))
+        .ok_or_else(|| ApiError::field(field, &format!("{field} must be a whole number from 1 to {MAX_GROUP_ID}")))
 }
 
 fn path_id(field: &str, raw: &str) -> Result<u64, ApiError> {
@@ -113,7 +114,7 @@ fn status_of(state: &AppState, row: store::ScanRow) -> ScanStatus {
         (status = 502, description = "Roblox failed"), (status = 503, description = "Roblox is rate-limiting"), (status = 504, description = "Roblox did not answer")))]
 pub(crate) async fn scan_group(
     State(state): State<AppState>,
-    caller: Option<Extension<ApiCaller>>,
+    Extension(caller): Extension<ApiCaller>,
     JsonBody(body): JsonBody<ScanRequest>,
 ) -> Result<Response, ApiError> {
     let group_id = parse_group_id("groupId", body.group_id.as_ref().unwrap_or(&serde_json::Value::Null))?;
@@ -121,15 +122,12 @@ pub(crate) async fn scan_group(
     if let Some(live) = state.db.read(move |c| store::live_scan_of_group(c, group_id)).await? {
         return Ok(scan_answer(&state, live, false, StatusCode::OK));
     }
-    let group = state.roblox.group_info(group_id, Priority::Interactive).await.map_err(|e| match e {
-        RobloxError::BadAnswer(_) => ApiError::from(e),
-        other => other.into(),
-    })?;
+    let group = state.roblox.group_info(group_id, Priority::Interactive).await?;
     if group.member_count == 0 {
         return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "This group has no members to scan.")
             .with_message(format!("Roblox lists no members for group {group_id}.")));
     }
-    let key_id = caller.map(|Extension(c)| c.0.id);
+    let key_id = Some(caller.0.id);
     let (row, new) = state
         .db
         .write(move |tx| store::queue_scan(tx, group_id, &group.name, group.member_count, &scanned_by, key_id, now_ms()))
@@ -363,7 +361,7 @@ pub struct SearchQuery {
     q: Option<String>,
     /// players, groups or all (default).
     #[serde(rename = "type")]
-    #[param(rename = "type", value_type = Option<String>)]
+    #[param(value_type = Option<String>)]
     kind: Option<String>,
     /// At most this many of each kind, 1-100 (default 20).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
@@ -438,7 +436,7 @@ pub struct ReportAnswer {
 pub(crate) async fn report_abuse(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
-    caller: Option<Extension<ApiCaller>>,
+    Extension(caller): Extension<ApiCaller>,
     JsonBody(body): JsonBody<ReportRequest>,
 ) -> Result<(StatusCode, Json<ReportAnswer>), ApiError> {
     let report = validate_report(&body)?;
@@ -446,7 +444,7 @@ pub(crate) async fn report_abuse(
         ApiError::too_many_requests(not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1)
             .with_message(format!("At most {REPORTS_PER_HOUR} abuse reports an hour from one address."))
     })?;
-    let key_id = caller.map(|Extension(c)| c.0.id);
+    let key_id = Some(caller.0.id);
     let (id, saved) = state
         .db
         .write(move |tx| {
