@@ -321,7 +321,8 @@ impl Sort {
 
     fn order_by(self) -> &'static str {
         match self {
-            Self::Elc => "COALESCE(p.elc_count, -1) DESC, p.created ASC, p.user_id",
+            // NULL (award dates unknown) sorts last in DESC; the order is players_generation's / players_elc's.
+            Self::Elc => "p.elc_count DESC, p.created ASC",
             Self::Oldest => "p.created ASC, p.user_id",
             Self::Newest => "p.created DESC, p.user_id",
             Self::Recent => "p.checked_at DESC, p.user_id",
