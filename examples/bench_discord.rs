@@ -105,13 +105,7 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("d");
     std::fs::create_dir_all(data.join("uploads")).unwrap();
-    let options = Options {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: data.clone(),
-        temp: false,
-        site: None,
-        trusted_proxies: vec![],
-    };
+    let options = Options::for_data_dir(&data);
     let discord = DiscordConfig {
         api_base: Some(fake.base.clone()),
         public_key: Some(hex::encode(pair.public_key().as_ref())),

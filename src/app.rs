@@ -108,17 +108,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let logs = LogBuffer::default();
         logging::init(logs.clone());
-        let options = Options {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            data_dir: dir.path().to_path_buf(),
-            temp: false,
-            site: None,
-            trusted_proxies: vec![],
-            backups: Default::default(),
-            metrics: Default::default(),
-            roblox_api: crate::roblox::DEFAULT_API_TEMPLATE.into(),
-            roblox_timeout_ms: 8000,
-        };
+        let options = Options::for_data_dir(dir.path());
         let state =
             crate::server::build_state(options, Secrets::default(), dir.path().to_path_buf(), logs.clone()).unwrap();
         let app = Router::new()

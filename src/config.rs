@@ -93,6 +93,15 @@ pub struct Options {
     pub roblox_timeout_ms: u64,
 }
 
+impl Options {
+    /// The defaults (and the environment's FANHUB_* settings), listening on a free loopback port,
+    /// with `data_dir`: for tests and benchmarks that build a state in process.
+    pub fn for_data_dir(data_dir: &std::path::Path) -> Self {
+        let data_dir = data_dir.display().to_string();
+        Cli::parse_from(["fanhub", "--addr", "127.0.0.1:0", "--data-dir", &data_dir]).options
+    }
+}
+
 /// Settings read from the environment only (secrets stay out of argv and `ps`).
 #[derive(Clone, Default)]
 pub struct Secrets {

@@ -31,6 +31,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod ratelimit;
 pub mod roblox;
+pub mod scans;
 pub mod search;
 pub mod server;
 pub mod shell;

@@ -103,6 +103,7 @@ pub fn build_state(
         heavy_work,
         jobs,
         roblox,
+        scans: Default::default(),
         auth_limiter: Default::default(),
         login_throttle: Default::default(),
         challenges: Default::default(),
@@ -188,6 +189,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             health_state.challenges.prune();
             health_state.keys.forget_idle();
             health_state.submissions.forget_idle();
+            health_state.scans.reports.forget_idle();
         }
     });
     let maintenance_state = state.clone();
@@ -210,6 +212,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
     let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
     tasks.push(tokio::spawn(crate::roblox::monitor::run(state.clone())));
+    tasks.push(tokio::spawn(crate::scans::worker::run(state.clone())));
     if !state.discord.channels().is_empty() {
         let job = state.jobs.register("discord-updates");
         tasks.push(tokio::spawn(crate::discord::poller::run_updates(state.clone(), job)));

@@ -47,6 +47,8 @@ pub struct Inner {
     pub submissions: crate::ads::Submissions,
     /// Roblox lookups, the newgen classification and the badge monitor.
     pub roblox: crate::roblox::Roblox,
+    /// Group scans: the runner's cancel flags and rates, the abuse report limiter.
+    pub scans: crate::scans::Scans,
     /// The configured language model, if any.
     pub llm: Option<crate::llm::LlmClient>,
     /// The update channels' summaries, the member count and the interactions endpoint.

@@ -51,13 +51,7 @@ fn state(dir: &std::path::Path, discord: DiscordConfig, llm: Option<LlmConfig>) 
     fanhub::llm::install_crypto();
     let data = dir.join("data");
     std::fs::create_dir_all(data.join("uploads")).unwrap();
-    let options = Options {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: data.clone(),
-        temp: false,
-        site: Some(site_file(dir, "invite_code = \"fans\"")),
-        trusted_proxies: vec![],
-    };
+    let options = Options { site: Some(site_file(dir, "invite_code = \"fans\"")), ..Options::for_data_dir(&data) };
     let secrets = Secrets { discord, llm, ..Default::default() };
     fanhub::server::build_state(options, secrets, data, Default::default()).unwrap()
 }

@@ -34,6 +34,9 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/advertisements/{id}", patch(crate::ads::review::set_status))
         .route("/api/admin/clear-cache", post(system::clear_cache))
         .route("/api/admin/backup", get(system::backup))
+        .route("/api/admin/abuse-reports", get(crate::scans::admin::list_reports))
+        .route("/api/admin/abuse-reports/{id}", patch(crate::scans::admin::update_report))
+        .route("/api/admin/scans/{id}/cancel", post(crate::scans::admin::cancel_scan))
         .route_layer(from_fn_with_state(state, guard::require_admin));
     Router::new()
         .route("/api/admin/verify-key", post(access::verify_key))

@@ -10,6 +10,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0004_advertising", include_str!("migrations/0004_advertising.sql")),
     ("0005_roblox", include_str!("migrations/0005_roblox.sql")),
     ("0006_discord", include_str!("migrations/0006_discord.sql")),
+    ("0008_scans", include_str!("migrations/0008_scans.sql")),
 ];
 
 pub const LATEST_VERSION: i64 = MIGRATIONS.len() as i64;

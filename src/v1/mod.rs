@@ -7,7 +7,9 @@ pub(crate) mod site;
 
 use axum::Router;
 use axum::middleware::from_fn_with_state;
-use axum::routing::get;
+use axum::routing::{get, post};
+
+use crate::scans::routes as scans;
 
 use crate::error::ApiError;
 use crate::keys::guard::require_api_key;
@@ -36,6 +38,15 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/v1/guides/search", get(content::search_guides))
         .route("/api/v1/guides/category/{category}", get(content::guides_in_category))
         .route("/api/v1/wiki", get(content::wiki))
+        .route("/api/v1/scan-group", post(scans::scan_group))
+        .route("/api/v1/scan-status/{id}", get(scans::scan_status))
+        .route("/api/v1/resume-scan", post(scans::resume_scan))
+        .route("/api/v1/group-leaderboard/{groupId}", get(scans::group_leaderboard))
+        .route("/api/v1/all-scans", get(scans::all_scans))
+        .route("/api/v1/all-group-leaderboards", get(scans::all_group_leaderboards))
+        .route("/api/v1/leaderboard", get(scans::leaderboard))
+        .route("/api/v1/search", get(scans::search))
+        .route("/api/v1/report-abuse", post(scans::report_abuse))
         .route_layer(from_fn_with_state(state, require_api_key));
     Router::new().route("/api/v1/health", get(site::health)).merge(keyed)
 }

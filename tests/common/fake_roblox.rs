@@ -11,6 +11,8 @@
 //!   `expectedCookie` set, any other cookie gets 401.
 //! - Badge `N`: exists unless `N % 1000 == 404`; figures derive from the id and grow per call.
 //! - Universe `U` has `badgesPerUniverse` badges; group `G` has `memberCount` members (cursor paging).
+//!   Groups whose id ends in 404 do not exist, in 500 have no members, in 403 refuse their member
+//!   list (private).
 //!
 //! Modes (`Modes`, switchable while running: in-process through `FakeRoblox::set`, over HTTP with
 //! `POST /_fake/modes` and a partial JSON object): 429 storms with or without Retry-After, hangs,
@@ -76,6 +78,10 @@ pub struct Modes {
     pub down: bool,
     /// Added to every answer.
     pub latency_ms: u64,
+    /// Member pages hold at most this many members whatever `limit` asks (more pages in tests).
+    pub member_page_size: Option<usize>,
+    /// After the first member page, every page answers with the cursor it was asked with.
+    pub repeat_cursor: bool,
 }
 
 impl Default for Modes {
@@ -92,6 +98,8 @@ impl Default for Modes {
             limits: HashMap::new(),
             down: false,
             latency_ms: 0,
+            member_page_size: None,
+            repeat_cursor: false,
         }
     }
 }
@@ -264,6 +272,7 @@ async fn gate(state: &Shared, endpoint: &str, headers: &HeaderMap) -> Result<Hea
         out.insert("x-ratelimit-limit", HeaderValue::from(limit));
         out.insert("x-ratelimit-reset", HeaderValue::from(reset));
         if w.1 >= limit {
+            *state.calls.lock().unwrap().entry(format!("429 {endpoint}")).or_default() += 1;
             let mut res = errors(StatusCode::TOO_MANY_REQUESTS, 0, "Too many requests");
             res.headers_mut().extend(out);
             res.headers_mut().insert("x-ratelimit-remaining", HeaderValue::from(0));
@@ -530,7 +539,7 @@ async fn group(State(s): State<Shared>, headers: HeaderMap, Path(id): Path<Strin
     let Some(id) = id.parse::<u64>().ok().filter(|id| id % 1000 != 404) else {
         return errors(StatusCode::BAD_REQUEST, 1, "Group is invalid or does not exist.");
     };
-    let count = s.modes.lock().unwrap().member_count;
+    let count = if id % 1000 == 500 { 0 } else { s.modes.lock().unwrap().member_count };
     answer(
         out,
         json!({"id": id, "name": format!("Fake Group {id}"), "description": "A group of the fake Roblox.",
@@ -552,11 +561,16 @@ async fn group_users(
     let Some(id) = id.parse::<u64>().ok().filter(|id| id % 1000 != 404) else {
         return errors(StatusCode::BAD_REQUEST, 1, "The group is invalid or does not exist.");
     };
+    if id % 1000 == 403 {
+        return errors(StatusCode::FORBIDDEN, 0, "You do not have permission to view this group's members.");
+    }
     let (limit, offset) = match page_params(&q, 'm') {
         Ok(p) => p,
         Err(r) => return r,
     };
-    let total = s.modes.lock().unwrap().member_count as usize;
+    let modes = s.modes.lock().unwrap().clone();
+    let limit = modes.member_page_size.map_or(limit, |n| n.clamp(1, limit));
+    let total = if id % 1000 == 500 { 0 } else { modes.member_count as usize };
     let end = (offset + limit).min(total);
     let prefixes = ["Vet", "New", "Mid", "Og", "Player"];
     let data: Vec<Value> = (offset..end)
@@ -568,7 +582,10 @@ async fn group_users(
                 "role": {"id": 1, "name": if i == 0 { "Owner" } else { "Member" }, "rank": if i == 0 { 255 } else { 1 }}})
         })
         .collect();
-    let next = (end < total).then(|| format!("m{end}"));
+    let next = match q.get("cursor").filter(|c| !c.is_empty()) {
+        Some(asked) if modes.repeat_cursor => Some(asked.clone()),
+        _ => (end < total).then(|| format!("m{end}")),
+    };
     let prev = (offset > 0).then(|| format!("m{}", offset.saturating_sub(limit)));
     answer(out, json!({"previousPageCursor": prev, "nextPageCursor": next, "data": data}))
 }

@@ -21,7 +21,7 @@ import {
   failedLoad,
 } from './admin-helpers.mjs';
 
-const TAB_IDS = ['dashboard', 'advertisements', 'users', 'logs', 'app-logs', 'except', 'alexoria', 'settings'];
+const TAB_IDS = ['dashboard', 'advertisements', 'users', 'reports', 'logs', 'app-logs', 'except', 'alexoria', 'settings'];
 const LAST_ADMIN_ERROR = /last active admin/i;
 
 function gate(page) {
@@ -172,10 +172,10 @@ describe('admin: the panel', () => {
   }
 
   for (const vp of VIEWPORT_NAMES) {
-    it(`has the eight tabs; the dashboard shows the server's figures; every tab fits the screen (${vp})`, async () => {
+    it(`has the eight tabs and Reports; the dashboard shows the server's figures; every tab fits the screen (${vp})`, async () => {
       const { page, stats } = await openPanel(vp);
       const ids = await page.getByRole('tab').evaluateAll((els) => els.map((e) => e.getAttribute('data-tab')));
-      assert.deepEqual(ids, TAB_IDS, 'the eight tabs of spec 2, in order');
+      assert.deepEqual(ids, TAB_IDS, 'the eight tabs of spec 2 and Reports (issue 10), in order');
       await hasAttr(page.locator('[role="tab"][data-tab="dashboard"]'), 'aria-selected', 'true');
 
       // Dashboard (CONTRACT 5: measured figures)
@@ -220,6 +220,7 @@ describe('admin: the panel', () => {
           await visible(panel.getByText('No applications yet', { exact: true }));
         },
         users: (panel) => visible(panel.getByRole('heading', { name: 'User Management' })),
+        reports: (panel) => visible(panel.getByRole('heading', { name: 'Abuse Reports' })),
         logs: (panel) => visible(panel.getByRole('heading', { name: 'Login Logs' })),
         'app-logs': (panel) => visible(panel.getByTestId('app-log-row')),
         except: (panel) => visible(panel.getByText('All Systems Healthy', { exact: true })),
@@ -235,6 +236,32 @@ describe('admin: the panel', () => {
         await expectations[id](panel);
         await assertNoHorizontalOverflow(page, `${id} tab (${vp})`);
       }
+      env.assertNoConsoleErrors(page);
+    });
+  }
+
+  for (const vp of VIEWPORT_NAMES) {
+    it(`Reports: a report filed through the API shows as plain text and is resolved (${vp})`, async () => {
+      const site = await (await env.fetch('/api/site')).json();
+      const description = `<b>bold ${vp}</b> '; DROP TABLE abuse_reports; --`;
+      const filed = await env.fetch('/api/v1/report-abuse', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-API-Key': site.publicApiKey },
+        body: JSON.stringify({ reporterUsername: 'Alice_1', targetUsername: `Target${vp.length}`, reason: 'scamming', description, priority: 'high' }),
+      });
+      assert.equal(filed.status, 201, `report-abuse answered ${filed.status}`);
+      const { report } = await filed.json();
+      const { page } = await openPanel(vp);
+      const panel = await openTab(page, 'reports');
+      const item = panel.locator(`[data-report="${report.id}"]`);
+      await visible(item);
+      assert.equal((await item.getByTestId('report-description').innerText()).trim(), description, 'shown as text, not HTML');
+      assert.equal(await item.locator('b').count(), 0);
+      await item.getByLabel('State').selectOption('resolved');
+      await eventually(async () => assert.equal((await item.getByTestId('report-state').innerText()).trim(), 'Resolved'));
+      const list = await adminApi(env, key, '/api/admin/abuse-reports');
+      assert.equal(list.reports.find((r) => r.id === report.id).state, 'resolved');
+      await assertNoHorizontalOverflow(page, `reports tab (${vp})`);
       env.assertNoConsoleErrors(page);
     });
   }

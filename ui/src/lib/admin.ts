@@ -142,6 +142,7 @@ export const ADMIN_KEYS = {
   keys: ['/api/admin/keys'],
   health: ['/api/admin/health'],
   backups: ['/api/admin/backups'],
+  abuseReports: ['/api/admin/abuse-reports'],
 } as const;
 
 export const LOGIN_LOGS_PAGE_SIZE = 25;
@@ -380,4 +381,30 @@ export function useBackupNow() {
 
 export function useRevokeKey() {
   return useAdminMutation<number>((id) => apiRequest('DELETE', `/api/admin/keys/${id}`));
+}
+
+export type ReportState = 'open' | 'reviewing' | 'resolved' | 'dismissed';
+export const REPORT_STATES: ReportState[] = ['open', 'reviewing', 'resolved', 'dismissed'];
+
+export interface AbuseReport {
+  id: number;
+  reporterUsername: string;
+  targetUsername: string;
+  reason: string;
+  description: string;
+  priority: 'low' | 'medium' | 'high' | 'urgent';
+  state: ReportState;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolutionNote: string | null;
+}
+
+export function useAbuseReports() {
+  return useQuery<{ total: number; open: number; reports: AbuseReport[] }>(adminQuery(['/api/admin/abuse-reports?limit=100']));
+}
+
+export function useUpdateReport() {
+  return useAdminMutation<{ id: number; state: ReportState; note?: string }>(({ id, state, note }) =>
+    apiRequest('PATCH', `/api/admin/abuse-reports/${id}`, { state, note }),
+  );
 }

@@ -262,3 +262,46 @@ export function formatBytes(bytes: number): string {
   }
   return `${v.toFixed(1)} ${units[i]}`;
 }
+
+const PLAYER = 'Player = {rank, userId, username, displayName, verified, created, generation, classification, isVeteran, isNewgen, elcCount, confidence, checkedAt}';
+const SCAN = 'Scan = {id, groupId, groupName, scannedBy, state, total, processed, veterans, newgens, failed, pages, pagesRedone, notice, error, percent, ratePerMinute, maxRatePerMinute, etaSeconds, createdAt, startedAt, updatedAt, finishedAt}';
+
+/** Group Scanning tab: the read calls (the form above them starts a scan and follows it). */
+export const GROUP_SCAN_ENDPOINTS: EndpointDoc[] = [
+  {
+    id: 'all-scans',
+    title: 'All scans',
+    signature: 'GET /api/v1/all-scans?page={n}&limit={1-100}',
+    example: '/all-scans',
+    needsKey: true,
+    description: 'Every scan, newest first, with its progress. POST /api/v1/scan-group {groupId, scannedBy} starts one (202; 200 with the running scan if the group is being scanned); POST /api/v1/resume-scan {scanId} continues a failed or cancelled one where it stopped.',
+    response: `{success, total, page, limit, scans: [Scan]}; ${SCAN}`,
+  },
+  {
+    id: 'all-group-leaderboards',
+    title: 'Scanned groups',
+    signature: 'GET /api/v1/all-group-leaderboards?page={n}&limit={1-100}',
+    example: '/all-group-leaderboards',
+    needsKey: true,
+    description: 'Every scanned group with its stored members, veterans and newgens, the most members first. GET /api/v1/group-leaderboard/{groupId} ranks one group\'s members: veterans first, then ELC badges, then the oldest account.',
+    response: '{success, total, page, limit, groups: [{groupId, groupName, members, veterans, newgens, lastScanId, lastScanState}]}',
+  },
+  {
+    id: 'leaderboard',
+    title: 'Player leaderboard',
+    signature: 'GET /api/v1/leaderboard?generation={name}&sort={elc|oldest|newest|recent}&page={n}&limit={1-100}',
+    example: '/leaderboard?sort=elc&limit=10',
+    needsKey: true,
+    description: 'Every player the site has seen through scans and newgen checks, ranked; generation is one of the site\'s generation names.',
+    response: `{success, generation, sort, total, page, limit, players: [Player]}; ${PLAYER}`,
+  },
+  {
+    id: 'search-players',
+    title: 'Search players and groups',
+    signature: 'GET /api/v1/search?q={text}&type={players|groups|all}&limit={1-100}',
+    example: '/search?q=a&type=all',
+    needsKey: true,
+    description: 'Stored players whose username or display name starts with q, and scanned groups whose name contains q or whose id is q.',
+    response: '{success, query, type, players: [Player], groups: [Group]}',
+  },
+];

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Shield } from 'lucide-react';
+import { AbuseReportsTab } from '../components/admin/AbuseReportsTab';
 import { AdminGate } from '../components/admin/AdminGate';
 import { AdvertisementsTab } from '../components/admin/AdvertisementsTab';
 import { AppLogsTab, ExceptionsTab } from '../components/admin/AppLogsTab';
@@ -124,6 +125,7 @@ function AdminPanel({ onSessionLost }: { onSessionLost: () => void }) {
     { id: 'dashboard', label: 'Dashboard' },
     { id: 'advertisements', label: 'Advertisements' },
     { id: 'users', label: 'Users' },
+    { id: 'reports', label: 'Reports' },
     { id: 'logs', label: 'Login Logs' },
     { id: 'app-logs', label: 'App Logs' },
     { id: 'except', label: 'Exceptions' },
@@ -150,6 +152,7 @@ function AdminPanel({ onSessionLost }: { onSessionLost: () => void }) {
         {tab === 'dashboard' && <DashboardTab clanName={clanName} />}
         {tab === 'advertisements' && <AdvertisementsTab defaultColors={site?.defaultBanner ?? DEFAULT_COLORS} />}
         {tab === 'users' && <UsersTab />}
+        {tab === 'reports' && <AbuseReportsTab />}
         {tab === 'logs' && <LoginLogsTab />}
         {tab === 'app-logs' && <AppLogsTab />}
         {tab === 'except' && <ExceptionsTab />}

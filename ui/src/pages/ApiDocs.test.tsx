@@ -256,12 +256,43 @@ describe('/api-docs', () => {
     expect(screen.getByRole('button', { name: 'Copied: Health' })).toBeTruthy();
   });
 
-  it('Group Scanning: says it is not available and shows no example', async () => {
-    mockApi(routes());
+  it('Group Scanning: validates the form, starts a scan with the current key and shows its progress', async () => {
+    const scan = {
+      id: 3, groupId: 7001, groupName: 'Fake Group', state: 'completed', total: 25, processed: 25, veterans: 9, newgens: 6,
+      failed: 0, percent: 100, ratePerMinute: 30, maxRatePerMinute: 30, etaSeconds: null, notice: 'No cookie.', error: null,
+    };
+    const api = mockApi(routes({
+      'POST /api/v1/scan-group': { status: 202, body: { success: true, scanId: 3 } },
+      '/api/v1/scan-status/3': { success: true, scan },
+    }));
     renderWithClient(<ApiDocs />);
     fireEvent.click(tab('Group Scanning'));
-    expect(screen.getByTestId('group-scanning-unavailable').textContent).toContain('Group scanning is not available on this server yet.');
-    expect(curls()).toEqual([]);
+    await waitFor(() => expect(curls().some((c) => c.includes('/api/v1/all-scans') && c.includes(PUBLIC_KEY))).toBe(true));
+    fireEvent.input(screen.getByLabelText('Group id'), { target: { value: 'abc' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start scan' }));
+    expect(screen.getByRole('alert').textContent).toBe('Enter a Roblox group id (a whole number)');
+    fireEvent.input(screen.getByLabelText('Group id'), { target: { value: '7001' } });
+    fireEvent.input(screen.getByLabelText('Scanned by'), { target: { value: 'Alice' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start scan' }));
+    await waitFor(() => expect(screen.getByTestId('scan-state').textContent).toBe('completed'));
+    const [call] = api.callsTo('POST', '/api/v1/scan-group');
+    expect(call.body).toEqual({ groupId: 7001, scannedBy: 'Alice' });
+    const sent = (api.fn.mock.calls as unknown as [string, RequestInit][]).find(([p]) => p === '/api/v1/scan-group')!;
+    expect((sent[1].headers as Record<string, string>)['X-API-Key']).toBe(PUBLIC_KEY);
+    expect(screen.getByRole('progressbar', { name: 'Scan progress' }).getAttribute('aria-valuenow')).toBe('100');
+    expect(screen.getByTestId('scan-figures').textContent).toContain('25 of 25 members (100%)');
+    expect(screen.getByTestId('scan-figures').textContent).toContain('9 veterans');
+  });
+
+  it('Group Scanning: the server\'s error is shown', async () => {
+    mockApi(routes({ 'POST /api/v1/scan-group': { status: 404, body: { error: 'Group not found' } } }));
+    renderWithClient(<ApiDocs />);
+    fireEvent.click(tab('Group Scanning'));
+    await waitFor(() => expect(curls().some((c) => c.includes(PUBLIC_KEY))).toBe(true));
+    fireEvent.input(screen.getByLabelText('Group id'), { target: { value: '1404' } });
+    fireEvent.input(screen.getByLabelText('Scanned by'), { target: { value: 'Alice' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start scan' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Group not found'));
   });
 
   it('tabs follow the ARIA tabs pattern: arrow keys, Home/End, the #hash', async () => {

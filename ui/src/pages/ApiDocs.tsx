@@ -1,10 +1,11 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Code2, KeyRound, Server } from 'lucide-react';
+import { Code2, KeyRound } from 'lucide-react';
 import { ApiBasics } from '../components/apidocs/ApiBasics';
 import { DatabaseCheck } from '../components/apidocs/DatabaseCheck';
 import { EndpointList, type CurlContext } from '../components/apidocs/EndpointList';
+import { GroupScan } from '../components/apidocs/GroupScan';
 import { KeyGenerator } from '../components/apidocs/KeyGenerator';
 import { KeyList } from '../components/apidocs/KeyList';
 import { NewgenTest } from '../components/apidocs/NewgenTest';
@@ -13,6 +14,7 @@ import { Tabs, type TabDef } from '../components/ui/Tabs';
 import {
   ANALYTICS_ENDPOINTS,
   CORE_ENDPOINTS,
+  GROUP_SCAN_ENDPOINTS,
   KEY_PLACEHOLDER,
   commandEndpoints,
   exampleCommand,
@@ -91,7 +93,7 @@ export default function ApiDocs() {
             <EndpointList endpoints={CORE_ENDPOINTS} ctx={ctx} />
           </>
         )}
-        {tab === 'group-scanning' && <GroupScanning />}
+        {tab === 'group-scanning' && <GroupScanning ctx={ctx} apiKey={apiKey === KEY_PLACEHOLDER ? '' : apiKey} />}
         {tab === 'commands-guides' && <CommandsAndGuides ctx={ctx} />}
         {tab === 'analytics' && (
           <>
@@ -148,16 +150,13 @@ function CurrentKeyNotice({ generated, publicKey, loading }: { generated: ApiKey
   );
 }
 
-function GroupScanning() {
+function GroupScanning({ ctx, apiKey }: { ctx: CurlContext; apiKey: string }) {
   return (
     <>
       <TabIntro title="Group Scanning">Scanning a group&apos;s members for their badges, with progress and leaderboards.</TabIntro>
-      <div className="flex items-start gap-3 rounded-xl border border-amber-500/40 bg-amber-950/30 p-5" data-testid="group-scanning-unavailable">
-        <Server size={20} aria-hidden="true" className="mt-0.5 shrink-0 text-amber-300" />
-        <p className="text-sm text-amber-100">
-          Group scanning is not available on this server yet. Its endpoints will be documented here, with examples that work,
-          once the server offers them.
-        </p>
+      <div className="grid gap-6">
+        <GroupScan apiKey={apiKey} />
+        <EndpointList endpoints={GROUP_SCAN_ENDPOINTS} ctx={ctx} />
       </div>
     </>
   );

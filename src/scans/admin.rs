@@ -1,0 +1,140 @@
+//! The admin panel's side of scans and abuse reports: the reports list and their states, and
+//! cancelling a scan. Behind the admin guard (see `admin::router`).
+
+use axum::Json;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::ScanStatus;
+use super::store::{self, AbuseReport};
+use crate::db::now_ms;
+use crate::error::ApiError;
+use crate::http::extract::{Json as JsonIn, Path, Query};
+use crate::state::AppState;
+
+pub const REPORT_STATES: [&str; 4] = ["open", "reviewing", "resolved", "dismissed"];
+const NOTE_MAX: usize = 500;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ReportFilter {
+    /// open, reviewing, resolved or dismissed; all when absent.
+    state: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
+    page: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ReportList {
+    success: bool,
+    total: u64,
+    /// Reports still open or under review.
+    open: u64,
+    page: u32,
+    limit: u32,
+    reports: Vec<AbuseReport>,
+}
+
+fn report_state(raw: &str) -> Result<String, ApiError> {
+    let s = raw.trim().to_ascii_lowercase();
+    if REPORT_STATES.contains(&s.as_str()) {
+        Ok(s)
+    } else {
+        Err(ApiError::field("state", &format!("state must be one of: {}", REPORT_STATES.join(", "))))
+    }
+}
+
+/// Abuse reports, newest first.
+#[utoipa::path(get, path = "/api/admin/abuse-reports", tag = "admin", operation_id = "listAbuseReports", params(ReportFilter),
+    security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, body = ReportList), (status = 400, description = "Bad state or paging"), (status = 401, description = "Not an admin")))]
+pub(crate) async fn list_reports(
+    State(state): State<AppState>,
+    Query(q): Query<ReportFilter>,
+) -> Result<Json<ReportList>, ApiError> {
+    let filter = q.state.as_deref().filter(|s| !s.trim().is_empty()).map(report_state).transpose()?;
+    let (page, limit) = crate::v1::paging(q.page.as_deref(), q.limit.as_deref())?;
+    let offset = (page as u64 - 1) * limit as u64;
+    let (reports, total, open) = state
+        .db
+        .read(move |c| {
+            let (reports, total) = store::reports(c, filter.as_deref(), offset, limit)?;
+            Ok((reports, total, store::open_reports(c)?))
+        })
+        .await?;
+    Ok(Json(ReportList { success: true, total, open, page, limit, reports }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportChange {
+    /// open, reviewing, resolved or dismissed.
+    state: String,
+    /// What was done, up to 500 characters.
+    #[schema(max_length = 500)]
+    note: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ReportChanged {
+    success: bool,
+    report: AbuseReport,
+}
+
+/// Moves a report to another state (resolving keeps when, and the note).
+#[utoipa::path(patch, path = "/api/admin/abuse-reports/{id}", tag = "admin", operation_id = "updateAbuseReport", request_body = ReportChange,
+    params(("id" = i64, Path)), security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, body = ReportChanged), (status = 400, description = "Bad state or note"), (status = 401, description = "Not an admin"),
+        (status = 404, description = "No such report")))]
+pub(crate) async fn update_report(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    JsonIn(body): JsonIn<ReportChange>,
+) -> Result<Json<ReportChanged>, ApiError> {
+    let new_state = report_state(&body.state)?;
+    let note = body.note.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
+    if note.as_ref().is_some_and(|n| n.chars().count() > NOTE_MAX) {
+        return Err(ApiError::field("note", "note may be at most 500 characters"));
+    }
+    let report = state
+        .db
+        .write(move |tx| {
+            if !store::set_report_state(tx, id, &new_state, note.as_deref(), now_ms())? {
+                return Err(ApiError::not_found("No abuse report has this id."));
+            }
+            store::report(tx, id)?.ok_or_else(|| ApiError::internal("report vanished"))
+        })
+        .await?;
+    Ok(Json(ReportChanged { success: true, report }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Cancelled {
+    success: bool,
+    scan: ScanStatus,
+}
+
+/// Cancels a queued, running or failed scan; the members it counted stay.
+#[utoipa::path(post, path = "/api/admin/scans/{id}/cancel", tag = "admin", operation_id = "cancelScan",
+    params(("id" = i64, Path)), security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, body = Cancelled), (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
+        (status = 409, description = "Already completed or cancelled")))]
+pub(crate) async fn cancel_scan(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Json<Cancelled>, ApiError> {
+    let row = state
+        .db
+        .write(move |tx| {
+            let Some(before) = store::scan(tx, id)? else { return Err(ApiError::not_found("No scan has this id.")) };
+            if !store::finish(tx, id, "cancelled", None, now_ms())? {
+                return Err(ApiError::conflict(format!("This scan is already {}.", before.state)));
+            }
+            store::scan(tx, id)?.ok_or_else(|| ApiError::internal("scan vanished"))
+        })
+        .await?;
+    state.scans.cancel(id);
+    Ok(Json(Cancelled { success: true, scan: ScanStatus::of(row, &state.scans, &state.roblox) }))
+}

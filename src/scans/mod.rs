@@ -1,0 +1,173 @@
+//! Group scans (issue 10): background jobs that classify every member of a Roblox group through
+//! the newgen check's own code, the leaderboards and search over the players the site has seen,
+//! and abuse reports. `routes` serves the keyed `/api/v1` calls, `admin` the admin panel's,
+//! `worker` runs the scans, `store` holds the SQL.
+
+pub mod admin;
+pub mod routes;
+pub mod store;
+pub mod worker;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::roblox::http;
+use store::ScanRow;
+
+/// Members classified at once per scan (each waits for its share of the Roblox budget anyway).
+pub const DEFAULT_WORKERS: usize = 8;
+/// Scans running at once; more wait in the queue.
+pub const DEFAULT_MAX_RUNNING: usize = 2;
+/// The measured rate is over this much of the recent past.
+const RATE_WINDOW: Duration = Duration::from_secs(60);
+
+/// The scan runner's shared state: which scans run here now, their cancel flags and their rate.
+pub struct Scans {
+    pub wake: tokio::sync::Notify,
+    pub workers: usize,
+    pub max_running: usize,
+    active: Mutex<HashMap<i64, Arc<AtomicBool>>>,
+    progress: Mutex<HashMap<i64, VecDeque<(Instant, u64)>>>,
+    /// 5 abuse reports an hour per IP.
+    pub reports: routes::ReportLimiter,
+}
+
+impl Default for Scans {
+    fn default() -> Self {
+        Self {
+            wake: Default::default(),
+            workers: DEFAULT_WORKERS,
+            max_running: DEFAULT_MAX_RUNNING,
+            active: Default::default(),
+            progress: Default::default(),
+            reports: Default::default(),
+        }
+    }
+}
+
+impl Scans {
+    pub fn is_active(&self, id: i64) -> bool {
+        self.active.lock().unwrap_or_else(|p| p.into_inner()).contains_key(&id)
+    }
+
+    fn activate(&self, id: i64) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        self.active.lock().unwrap_or_else(|p| p.into_inner()).insert(id, flag.clone());
+        flag
+    }
+
+    fn deactivate(&self, id: i64) {
+        self.active.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+    }
+
+    /// Tells a running scan to stop (its row is already marked cancelled).
+    pub fn cancel(&self, id: i64) {
+        if let Some(flag) = self.active.lock().unwrap_or_else(|p| p.into_inner()).get(&id) {
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    fn note_processed(&self, id: i64, n: u64) {
+        let now = Instant::now();
+        let mut all = self.progress.lock().unwrap_or_else(|p| p.into_inner());
+        let q = all.entry(id).or_default();
+        if q.is_empty() {
+            // The start of this run: the rate counts from here.
+            q.push_back((now, 0));
+        }
+        q.push_back((now, n));
+        while q.len() > 2 && q.front().is_some_and(|(t, _)| now.duration_since(*t) > RATE_WINDOW) {
+            q.pop_front();
+        }
+    }
+
+    /// Starts the rate clock of a scan when its run begins.
+    fn start_rate(&self, id: i64) {
+        let mut all = self.progress.lock().unwrap_or_else(|p| p.into_inner());
+        all.insert(id, VecDeque::from([(Instant::now(), 0)]));
+    }
+
+    fn forget_rate(&self, id: i64) {
+        self.progress.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+    }
+
+    /// Members per minute measured over the recent past of this run; None before a page is done.
+    pub fn rate_per_minute(&self, id: i64) -> Option<f64> {
+        let all = self.progress.lock().unwrap_or_else(|p| p.into_inner());
+        let q = all.get(&id)?;
+        let (first, _) = q.front()?;
+        let counted: u64 = q.iter().skip(1).map(|(_, n)| n).sum();
+        let elapsed = first.elapsed().as_secs_f64();
+        (counted > 0 && elapsed > 0.5).then(|| counted as f64 * 60.0 / elapsed)
+    }
+}
+
+/// The most members a minute the configured background share of the Roblox budget allows:
+/// each new member costs one profile, one award-dates and one headshot call.
+pub fn max_rate_per_minute(roblox: &crate::roblox::Roblox) -> f64 {
+    let share = roblox.config.limits.background_share;
+    let limits = roblox.http.budgets.limits();
+    let mut per_member = vec![http::USER.name(), http::HEADSHOTS.name()];
+    if !roblox.config.badges.elc.is_empty() {
+        per_member.push(http::AWARDED_DATES.name());
+    }
+    let window_minutes = http::WINDOW.as_secs_f64() / 60.0;
+    limits
+        .iter()
+        .filter(|(name, _)| per_member.contains(name))
+        .map(|(_, limit)| ((*limit as f64 * share).floor().max(1.0)) / window_minutes)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// A scan with its progress, as `scan-status` and the admin dashboard show it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ScanStatus {
+    #[serde(flatten)]
+    pub scan: ScanRow,
+    /// processed / total, 0-100 (100 once completed).
+    pub percent: f64,
+    /// Members a minute measured over the last minute of this run; null until a page is done.
+    pub rate_per_minute: Option<f64>,
+    /// The most members a minute the scan's share of the Roblox budget allows.
+    pub max_rate_per_minute: f64,
+    /// Seconds left at the measured rate; null when there is no rate to go by.
+    pub eta_seconds: Option<u64>,
+    pub created_at: String,
+    pub started_at: Option<String>,
+    pub updated_at: String,
+    pub finished_at: Option<String>,
+}
+
+impl ScanStatus {
+    pub fn of(row: ScanRow, scans: &Scans, roblox: &crate::roblox::Roblox) -> Self {
+        let live = store::LIVE_STATES.contains(&row.state.as_str());
+        let percent = if row.state == "completed" {
+            100.0
+        } else if row.total == 0 {
+            0.0
+        } else {
+            ((row.processed as f64 * 1000.0 / row.total as f64).floor() / 10.0).min(100.0)
+        };
+        let rate = if live { scans.rate_per_minute(row.id) } else { None };
+        let left = row.total.saturating_sub(row.processed);
+        let eta_seconds = rate.filter(|r| *r > 0.0).map(|r| (left as f64 * 60.0 / r).ceil() as u64);
+        Self {
+            percent,
+            rate_per_minute: rate.map(|r| (r * 10.0).round() / 10.0),
+            max_rate_per_minute: max_rate_per_minute(roblox),
+            eta_seconds: if live { eta_seconds } else { None },
+            created_at: crate::db::rfc3339(row.created_at),
+            started_at: row.started_at.map(crate::db::rfc3339),
+            updated_at: crate::db::rfc3339(row.updated_at),
+            finished_at: row.finished_at.map(crate::db::rfc3339),
+            scan: row,
+        }
+    }
+}

@@ -1,0 +1,504 @@
+//! The keyed `/api/v1` calls of group scans, leaderboards, search and abuse reports. The key
+//! guard (`keys::guard`) runs in front of every one of them (see `v1::router`).
+
+use std::num::NonZeroU32;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::ScanStatus;
+use super::store::{self, AbuseReport, GroupSummary, PlayerEntry, Sort};
+use crate::db::now_ms;
+use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
+use crate::http::extract::{Json as JsonBody, Path, Query};
+use crate::keys::guard::ApiCaller;
+use crate::roblox::Priority;
+use crate::state::AppState;
+use crate::v1::{number_param, paging, search_query};
+
+pub const REPORTS_PER_HOUR: u32 = 5;
+pub const REASONS: [&str; 7] =
+    ["exploiting", "scamming", "harassment", "impersonation", "inappropriate-content", "botting", "other"];
+pub const PRIORITIES: [&str; 4] = ["low", "medium", "high", "urgent"];
+pub const DESCRIPTION_MIN: usize = 10;
+pub const DESCRIPTION_MAX: usize = 1000;
+const SCANNED_BY_MAX: usize = 64;
+/// Roblox group ids are positive and below 2^53 (JSON numbers stay exact).
+const MAX_GROUP_ID: u64 = (1 << 53) - 1;
+
+/// 5 abuse reports an hour per client IP.
+pub struct ReportLimiter(DefaultKeyedRateLimiter<std::net::IpAddr>);
+
+impl Default for ReportLimiter {
+    fn default() -> Self {
+        Self(RateLimiter::keyed(Quota::per_hour(NonZeroU32::new(REPORTS_PER_HOUR).expect("non-zero"))))
+    }
+}
+
+impl ReportLimiter {
+    pub fn forget_idle(&self) {
+        self.0.retain_recent();
+    }
+}
+
+/// A positive id (a JSON number, or a string of digits).
+fn parse_group_id(field: &str, value: &serde_json::Value) -> Result<u64, ApiError> {
+    let id = match value {
+        serde_json::Value::Number(n) => n.as_u64(),
+        serde_json::Value::String(s) => s.trim().parse::<u64>().ok().filter(|_| s.trim().chars().all(|c| c.is_ascii_digit())),
+        _ => None,
+    };
+    id.filter(|id| (1..=MAX_GROUP_ID).contains(id))
+        .ok_or_else(|| ApiError::field(field, &format!("{field} must be a whole number from 1 to {MAX_GROUP_ID}")))
+}
+
+fn path_id(field: &str, raw: &str) -> Result<u64, ApiError> {
+    parse_group_id(field, &serde_json::Value::String(raw.to_string()))
+}
+
+/// Printable text of 1-`max` characters after trimming.
+fn plain_text(field: &str, raw: Option<&str>, min: usize, max: usize) -> Result<String, ApiError> {
+    let text = raw.map(str::trim).unwrap_or("");
+    let n = text.chars().count();
+    if n < min || n > max {
+        return Err(ApiError::field(field, &format!("{field} must be {min} to {max} characters long")));
+    }
+    if text.chars().any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t') {
+        return Err(ApiError::field(field, &format!("{field} may not contain control characters")));
+    }
+    Ok(text.to_string())
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ScanRequest {
+    /// The Roblox group id (a positive whole number; a string of digits is accepted too).
+    #[schema(value_type = u64, minimum = 1)]
+    group_id: Option<serde_json::Value>,
+    /// Who asked, shown with the scan: 1-64 characters.
+    #[schema(min_length = 1, max_length = 64)]
+    scanned_by: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ScanAnswer {
+    success: bool,
+    scan_id: i64,
+    /// True when the group already had a live scan and this is it.
+    existing: bool,
+    message: String,
+    scan: ScanStatus,
+}
+
+fn status_of(state: &AppState, row: store::ScanRow) -> ScanStatus {
+    ScanStatus::of(row, &state.scans, &state.roblox)
+}
+
+/// Starts a background scan of a Roblox group (202), or returns the group's running scan (200).
+#[utoipa::path(post, path = "/api/v1/scan-group", tag = "developer API", operation_id = "v1ScanGroup", request_body = ScanRequest,
+    security(("apiKey" = [])),
+    responses((status = 202, description = "Scan queued", body = ScanAnswer), (status = 200, description = "The group's running scan", body = ScanAnswer),
+        (status = 400, description = "Bad group id or scannedBy"), (status = 401, description = "No or bad API key"),
+        (status = 404, description = "No such group"), (status = 413, description = "Body too large"), (status = 415, description = "Not JSON"),
+        (status = 422, description = "The group has no members"), (status = 429, description = "Rate limit reached"),
+        (status = 502, description = "Roblox failed"), (status = 503, description = "Roblox is rate-limiting"), (status = 504, description = "Roblox did not answer")))]
+pub(crate) async fn scan_group(
+    State(state): State<AppState>,
+    Extension(caller): Extension<ApiCaller>,
+    JsonBody(body): JsonBody<ScanRequest>,
+) -> Result<Response, ApiError> {
+    let group_id = parse_group_id("groupId", body.group_id.as_ref().unwrap_or(&serde_json::Value::Null))?;
+    let scanned_by = plain_text("scannedBy", body.scanned_by.as_deref(), 1, SCANNED_BY_MAX)?;
+    if let Some(live) = state.db.read(move |c| store::live_scan_of_group(c, group_id)).await? {
+        return Ok(scan_answer(&state, live, false, StatusCode::OK));
+    }
+    let group = state.roblox.group_info(group_id, Priority::Interactive).await?;
+    if group.member_count == 0 {
+        return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "This group has no members to scan.")
+            .with_message(format!("Roblox lists no members for group {group_id}.")));
+    }
+    let key_id = Some(caller.0.id);
+    let (row, new) = state
+        .db
+        .write(move |tx| store::queue_scan(tx, group_id, &group.name, group.member_count, &scanned_by, key_id, now_ms()))
+        .await?;
+    if new {
+        state.scans.wake.notify_one();
+    }
+    Ok(scan_answer(&state, row, new, if new { StatusCode::ACCEPTED } else { StatusCode::OK }))
+}
+
+fn scan_answer(state: &AppState, row: store::ScanRow, new: bool, status: StatusCode) -> Response {
+    let message = if new {
+        format!("Scan {} of group {} queued.", row.id, row.group_id)
+    } else {
+        format!("Group {} is already being scanned (scan {}).", row.group_id, row.id)
+    };
+    let answer = ScanAnswer { success: true, scan_id: row.id, existing: !new, message, scan: status_of(state, row) };
+    (status, Json(answer)).into_response()
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusAnswer {
+    success: bool,
+    scan: ScanStatus,
+}
+
+/// A scan's progress: processed/total, veterans and newgens found, the measured rate and time
+/// left. Poll it with `If-None-Match` (304 while nothing changed).
+#[utoipa::path(get, path = "/api/v1/scan-status/{id}", tag = "developer API", operation_id = "v1ScanStatus",
+    params(("id" = u64, Path, description = "The scan id")), security(("apiKey" = [])),
+    responses((status = 200, body = StatusAnswer), (status = 304, description = "Not modified"), (status = 400, description = "Bad id"),
+        (status = 401, description = "No or bad API key"), (status = 404, description = "No such scan"), (status = 429, description = "Rate limit reached")))]
+pub(crate) async fn scan_status(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let id = path_id("id", &id)? as i64;
+    let row = state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
+    let answer = StatusAnswer { success: true, scan: status_of(&state, row) };
+    let body = crate::http::cached::JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(ApiError::internal)?);
+    Ok(crate::http::cached::respond_json(&body, &headers))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ResumeRequest {
+    #[schema(value_type = u64, minimum = 1)]
+    scan_id: Option<serde_json::Value>,
+}
+
+/// Puts a failed or cancelled scan back in the queue where it stopped (202). A scan still
+/// running is returned as it is (200); a completed one is a 409.
+#[utoipa::path(post, path = "/api/v1/resume-scan", tag = "developer API", operation_id = "v1ResumeScan", request_body = ResumeRequest,
+    security(("apiKey" = [])),
+    responses((status = 202, description = "Queued again", body = ScanAnswer), (status = 200, description = "Already running", body = ScanAnswer),
+        (status = 400, description = "Bad scanId"), (status = 401, description = "No or bad API key"), (status = 404, description = "No such scan"),
+        (status = 409, description = "Completed, or another scan of the group runs"), (status = 413, description = "Body too large"),
+        (status = 415, description = "Not JSON"), (status = 429, description = "Rate limit reached")))]
+pub(crate) async fn resume_scan(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<ResumeRequest>,
+) -> Result<Response, ApiError> {
+    let id = parse_group_id("scanId", body.scan_id.as_ref().unwrap_or(&serde_json::Value::Null))? as i64;
+    let before = state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
+    match before.state.as_str() {
+        "completed" => return Err(ApiError::conflict("This scan is complete; start a new one with scan-group.")),
+        "queued" | "running" => return Ok(scan_answer(&state, before, false, StatusCode::OK)),
+        _ => {}
+    }
+    let after = state.db.write(move |tx| store::requeue(tx, id, now_ms())).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
+    if after.id != id {
+        return Err(ApiError::conflict(format!("Group {} is being scanned by scan {}.", after.group_id, after.id)));
+    }
+    state.scans.wake.notify_one();
+    Ok(scan_answer(&state, after, true, StatusCode::ACCEPTED))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageParams {
+    /// Page number, 1 or more (default 1).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
+    page: Option<String>,
+    /// Items per page, 1-100 (default 20).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+}
+
+fn offset(page: u32, limit: u32) -> u64 {
+    (page as u64 - 1) * limit as u64
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct GroupLeaderboard {
+    success: bool,
+    group: GroupSummary,
+    total: u64,
+    page: u32,
+    limit: u32,
+    players: Vec<PlayerEntry>,
+}
+
+/// A scanned group's members ranked: veterans first, then by ELC badges owned, then the oldest account.
+#[utoipa::path(get, path = "/api/v1/group-leaderboard/{groupId}", tag = "developer API", operation_id = "v1GroupLeaderboard",
+    params(("groupId" = u64, Path, description = "The Roblox group id"), PageParams), security(("apiKey" = [])),
+    responses((status = 200, body = GroupLeaderboard), (status = 400, description = "Bad group id or paging"),
+        (status = 401, description = "No or bad API key"), (status = 404, description = "Group never scanned"), (status = 429, description = "Rate limit reached")))]
+pub(crate) async fn group_leaderboard(
+    State(state): State<AppState>,
+    Path(group_id): Path<String>,
+    Query(q): Query<PageParams>,
+) -> Result<Json<GroupLeaderboard>, ApiError> {
+    let group_id = path_id("groupId", &group_id)?;
+    let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
+    let (group, players, total) = state
+        .db
+        .read(move |c| {
+            let group = store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
+            let (players, total) = store::group_leaderboard(c, group_id, offset(page, limit), limit)?;
+            Ok((group, players, total))
+        })
+        .await?;
+    let group = group.ok_or_else(|| ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group."))?;
+    Ok(Json(GroupLeaderboard { success: true, group, total, page, limit, players }))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanList {
+    success: bool,
+    total: u64,
+    page: u32,
+    limit: u32,
+    scans: Vec<ScanStatus>,
+}
+
+/// Every scan, newest first.
+#[utoipa::path(get, path = "/api/v1/all-scans", tag = "developer API", operation_id = "v1AllScans", params(PageParams),
+    security(("apiKey" = [])),
+    responses((status = 200, body = ScanList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
+pub(crate) async fn all_scans(State(state): State<AppState>, Query(q): Query<PageParams>) -> Result<Json<ScanList>, ApiError> {
+    let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
+    let (rows, total) = state.db.read(move |c| store::scans_page(c, offset(page, limit), limit)).await?;
+    let scans = rows.into_iter().map(|r| status_of(&state, r)).collect();
+    Ok(Json(ScanList { success: true, total, page, limit, scans }))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupList {
+    success: bool,
+    total: u64,
+    page: u32,
+    limit: u32,
+    groups: Vec<GroupSummary>,
+}
+
+/// Every scanned group with its members, veterans and newgens, the most members first.
+#[utoipa::path(get, path = "/api/v1/all-group-leaderboards", tag = "developer API", operation_id = "v1AllGroupLeaderboards", params(PageParams),
+    security(("apiKey" = [])),
+    responses((status = 200, body = GroupList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
+pub(crate) async fn all_group_leaderboards(
+    State(state): State<AppState>,
+    Query(q): Query<PageParams>,
+) -> Result<Json<GroupList>, ApiError> {
+    let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
+    let (groups, total) = state.db.read(move |c| store::group_summaries(c, offset(page, limit), limit)).await?;
+    Ok(Json(GroupList { success: true, total, page, limit, groups }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LeaderboardQuery {
+    /// One of the site's generations (`[classification.generations]` names, any case); all when absent.
+    generation: Option<String>,
+    /// elc (default: most ELC badges first), oldest, newest or recent (last checked).
+    #[param(value_type = Option<String>)]
+    sort: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
+    page: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Leaderboard {
+    success: bool,
+    generation: Option<String>,
+    sort: String,
+    total: u64,
+    page: u32,
+    limit: u32,
+    players: Vec<PlayerEntry>,
+}
+
+/// Every player the site has seen (scans and newgen checks), ranked.
+#[utoipa::path(get, path = "/api/v1/leaderboard", tag = "developer API", operation_id = "v1Leaderboard", params(LeaderboardQuery),
+    security(("apiKey" = [])),
+    responses((status = 200, body = Leaderboard), (status = 400, description = "Bad generation, sort or paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
+pub(crate) async fn leaderboard(
+    State(state): State<AppState>,
+    Query(q): Query<LeaderboardQuery>,
+) -> Result<Json<Leaderboard>, ApiError> {
+    let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
+    let names: Vec<&str> = state.site.classification.generations.iter().map(|g| g.name.as_str()).collect();
+    let generation = match q.generation.as_deref().map(str::trim).filter(|g| !g.is_empty()) {
+        None => None,
+        Some(g) => Some(names.iter().find(|n| n.eq_ignore_ascii_case(g)).map(|n| n.to_string()).ok_or_else(|| {
+            ApiError::field("generation", &format!("generation must be one of: {}", names.join(", ")))
+        })?),
+    };
+    let sort_name = q.sort.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("elc").to_ascii_lowercase();
+    let sort = Sort::parse(&sort_name)
+        .ok_or_else(|| ApiError::field("sort", &format!("sort must be one of: {}", Sort::NAMES.join(", "))))?;
+    let g = generation.clone();
+    let (players, total) =
+        state.db.read(move |c| store::leaderboard(c, g.as_deref(), sort, offset(page, limit), limit)).await?;
+    Ok(Json(Leaderboard { success: true, generation, sort: sort_name, total, page, limit, players }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchQuery {
+    /// 1-100 characters: the start of a username or display name, or part of a group's name or its id.
+    q: Option<String>,
+    /// players, groups or all (default).
+    #[serde(rename = "type")]
+    #[param(value_type = Option<String>)]
+    kind: Option<String>,
+    /// At most this many of each kind, 1-100 (default 20).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchAnswer {
+    success: bool,
+    query: String,
+    #[serde(rename = "type")]
+    kind: String,
+    players: Vec<PlayerEntry>,
+    groups: Vec<GroupSummary>,
+}
+
+/// Stored players (by the start of the username or display name) and scanned groups.
+#[utoipa::path(get, path = "/api/v1/search", tag = "developer API", operation_id = "v1Search", params(SearchQuery),
+    security(("apiKey" = [])),
+    responses((status = 200, body = SearchAnswer), (status = 400, description = "Bad q, type or limit"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
+pub(crate) async fn search(State(state): State<AppState>, Query(q): Query<SearchQuery>) -> Result<Json<SearchAnswer>, ApiError> {
+    let query = search_query(q.q.as_deref())?;
+    let kind = q.kind.as_deref().map(str::trim).filter(|k| !k.is_empty()).unwrap_or("all").to_ascii_lowercase();
+    if !["players", "groups", "all"].contains(&kind.as_str()) {
+        return Err(ApiError::field("type", "type must be one of: players, groups, all"));
+    }
+    let limit = number_param("limit", q.limit.as_deref(), crate::v1::DEFAULT_LIMIT, 1..=crate::v1::MAX_LIMIT)?;
+    let (k, text) = (kind.clone(), query.clone());
+    let (players, groups) = state
+        .db
+        .read(move |c| {
+            let players = if k != "groups" { store::search_players(c, &text, limit)? } else { Vec::new() };
+            let groups = if k != "players" { store::search_groups(c, &text, limit)? } else { Vec::new() };
+            Ok((players, groups))
+        })
+        .await?;
+    Ok(Json(SearchAnswer { success: true, query, kind, players, groups }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ReportRequest {
+    /// A Roblox username (3-20 letters, digits, at most one underscore not at either end).
+    reporter_username: Option<String>,
+    /// A Roblox username, not the reporter's.
+    target_username: Option<String>,
+    /// exploiting, scamming, harassment, impersonation, inappropriate-content, botting or other.
+    reason: Option<String>,
+    /// 10-1000 characters; stored and shown as plain text.
+    #[schema(min_length = 10, max_length = 1000)]
+    description: Option<String>,
+    /// low, medium (default), high or urgent.
+    priority: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportAnswer {
+    success: bool,
+    message: String,
+    report: AbuseReport,
+}
+
+/// Files an abuse report for the admins (5 an hour per IP).
+#[utoipa::path(post, path = "/api/v1/report-abuse", tag = "developer API", operation_id = "v1ReportAbuse", request_body = ReportRequest,
+    security(("apiKey" = [])),
+    responses((status = 201, body = ReportAnswer), (status = 400, description = "A field is invalid (fields names each)"),
+        (status = 401, description = "No or bad API key"), (status = 413, description = "Body too large"), (status = 415, description = "Not JSON"),
+        (status = 429, description = "Rate limit reached (the key's, or 5 reports an hour per IP)")))]
+pub(crate) async fn report_abuse(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    Extension(caller): Extension<ApiCaller>,
+    JsonBody(body): JsonBody<ReportRequest>,
+) -> Result<(StatusCode, Json<ReportAnswer>), ApiError> {
+    let report = validate_report(&body)?;
+    state.scans.reports.0.check_key(&client.ip).map_err(|not_until| {
+        ApiError::too_many_requests(not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1)
+            .with_message(format!("At most {REPORTS_PER_HOUR} abuse reports an hour from one address."))
+    })?;
+    let key_id = Some(caller.0.id);
+    let (id, saved) = state
+        .db
+        .write(move |tx| {
+            let new = store::NewReport {
+                reporter_username: &report.0,
+                target_username: &report.1,
+                reason: &report.2,
+                description: &report.3,
+                priority: &report.4,
+                key_id,
+            };
+            let id = store::add_report(tx, &new, now_ms())?;
+            Ok((id, store::report(tx, id)?))
+        })
+        .await?;
+    let report = saved.ok_or_else(|| ApiError::internal(format!("report {id} vanished")))?;
+    Ok((StatusCode::CREATED, Json(ReportAnswer { success: true, message: "Report received; an admin will review it.".into(), report })))
+}
+
+/// (reporter, target, reason, description, priority), every problem named by its field.
+fn validate_report(body: &ReportRequest) -> Result<(String, String, String, String, String), ApiError> {
+    let mut fields = std::collections::BTreeMap::new();
+    let mut username = |field: &str, raw: Option<&str>| {
+        let name = raw.map(str::trim).unwrap_or("");
+        match crate::roblox::classify::check_username(name) {
+            Ok(()) => name.to_string(),
+            Err(why) => {
+                fields.insert(field.to_string(), format!("{field}: {why}"));
+                String::new()
+            }
+        }
+    };
+    let reporter = username("reporterUsername", body.reporter_username.as_deref());
+    let target = username("targetUsername", body.target_username.as_deref());
+    if !reporter.is_empty() && reporter.eq_ignore_ascii_case(&target) {
+        fields.insert("targetUsername".into(), "targetUsername must not be the reporter".into());
+    }
+    let reason = body.reason.as_deref().map(str::trim).unwrap_or("").to_ascii_lowercase();
+    if !REASONS.contains(&reason.as_str()) {
+        fields.insert("reason".into(), format!("reason must be one of: {}", REASONS.join(", ")));
+    }
+    let description = match plain_text("description", body.description.as_deref(), DESCRIPTION_MIN, DESCRIPTION_MAX) {
+        Ok(d) => d,
+        Err(e) => {
+            fields.extend(e.body.fields.clone().unwrap_or_default());
+            String::new()
+        }
+    };
+    let priority = body.priority.as_deref().map(str::trim).filter(|p| !p.is_empty()).unwrap_or("medium").to_ascii_lowercase();
+    if !PRIORITIES.contains(&priority.as_str()) {
+        fields.insert("priority".into(), format!("priority must be one of: {}", PRIORITIES.join(", ")));
+    }
+    if !fields.is_empty() {
+        return Err(ApiError::validation(fields));
+    }
+    Ok((reporter, target, reason, description, priority))
+}

@@ -1,0 +1,619 @@
+//! The scan tables (migration 0008): scan jobs, the members each scan counted, group
+//! membership, the leaderboards and search over stored players, and abuse reports.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::ApiError;
+
+pub const LIVE_STATES: [&str; 2] = ["queued", "running"];
+
+/// One scan job as stored.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct ScanRow {
+    pub id: i64,
+    pub group_id: u64,
+    pub group_name: String,
+    pub scanned_by: String,
+    /// queued, running, completed, failed (resumable), cancelled.
+    pub state: String,
+    /// Members Roblox reported for the group when the scan started.
+    pub total: u64,
+    /// Members classified (or given up on: `failed`), each counted once.
+    pub processed: u64,
+    pub veterans: u64,
+    pub newgens: u64,
+    pub failed: u64,
+    /// Member pages finished.
+    pub pages: u64,
+    /// Pages fetched a second time after a restart (at most the one in flight each time).
+    pub pages_redone: u64,
+    #[serde(skip)]
+    pub cursor: Option<String>,
+    pub notice: Option<String>,
+    pub error: Option<String>,
+    #[serde(skip)]
+    pub created_at: i64,
+    #[serde(skip)]
+    pub started_at: Option<i64>,
+    #[serde(skip)]
+    pub updated_at: i64,
+    #[serde(skip)]
+    pub finished_at: Option<i64>,
+}
+
+const SCAN_COLUMNS: &str = "id, group_id, group_name, scanned_by, state, total, processed, veterans, newgens, failed,
+    pages, pages_redone, cursor, notice, error, created_at, started_at, updated_at, finished_at";
+
+fn scan_row(r: &rusqlite::Row) -> rusqlite::Result<ScanRow> {
+    Ok(ScanRow {
+        id: r.get(0)?,
+        group_id: r.get::<_, i64>(1)? as u64,
+        group_name: r.get(2)?,
+        scanned_by: r.get(3)?,
+        state: r.get(4)?,
+        total: r.get::<_, i64>(5)? as u64,
+        processed: r.get::<_, i64>(6)? as u64,
+        veterans: r.get::<_, i64>(7)? as u64,
+        newgens: r.get::<_, i64>(8)? as u64,
+        failed: r.get::<_, i64>(9)? as u64,
+        pages: r.get::<_, i64>(10)? as u64,
+        pages_redone: r.get::<_, i64>(11)? as u64,
+        cursor: r.get(12)?,
+        notice: r.get(13)?,
+        error: r.get(14)?,
+        created_at: r.get(15)?,
+        started_at: r.get(16)?,
+        updated_at: r.get(17)?,
+        finished_at: r.get(18)?,
+    })
+}
+
+/// The live (queued or running) scan of a group.
+pub fn live_scan_of_group(conn: &Connection, group_id: u64) -> Result<Option<ScanRow>, ApiError> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {SCAN_COLUMNS} FROM scans WHERE group_id = ?1 AND state IN ('queued', 'running')"),
+            [group_id as i64],
+            scan_row,
+        )
+        .optional()?)
+}
+
+/// Queues a scan, or returns the group's live one (`false`: not new). One live scan per group
+/// is also enforced by a unique index, so two racing requests cannot both insert.
+pub fn queue_scan(
+    tx: &Transaction,
+    group_id: u64,
+    group_name: &str,
+    total: u64,
+    scanned_by: &str,
+    key_id: Option<i64>,
+    now: i64,
+) -> Result<(ScanRow, bool), ApiError> {
+    if let Some(live) = live_scan_of_group(tx, group_id)? {
+        return Ok((live, false));
+    }
+    tx.execute(
+        "INSERT INTO scans (group_id, group_name, scanned_by, key_id, state, total, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6, ?6)",
+        params![group_id as i64, group_name, scanned_by, key_id, total as i64, now],
+    )?;
+    let id = tx.last_insert_rowid();
+    Ok((scan(tx, id)?.expect("just inserted"), true))
+}
+
+pub fn scan(conn: &Connection, id: i64) -> Result<Option<ScanRow>, ApiError> {
+    Ok(conn
+        .query_row(&format!("SELECT {SCAN_COLUMNS} FROM scans WHERE id = ?1"), [id], scan_row)
+        .optional()?)
+}
+
+/// Scans to run on start: queued and running ones (running: the process stopped mid-scan).
+pub fn live_scans(conn: &Connection) -> Result<Vec<ScanRow>, ApiError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {SCAN_COLUMNS} FROM scans WHERE state IN ('queued', 'running') ORDER BY id"
+    ))?;
+    let rows = stmt.query_map([], scan_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Newest first.
+pub fn scans_page(conn: &Connection, offset: u64, limit: u32) -> Result<(Vec<ScanRow>, u64), ApiError> {
+    let total: i64 = conn.query_row("SELECT COUNT(*) FROM scans", [], |r| r.get(0))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {SCAN_COLUMNS} FROM scans ORDER BY id DESC LIMIT ?1 OFFSET ?2"))?;
+    let rows = stmt.query_map(params![limit, offset as i64], scan_row)?;
+    Ok((rows.collect::<Result<_, _>>()?, total as u64))
+}
+
+pub fn mark_running(tx: &Transaction, id: i64, now: i64) -> Result<(), ApiError> {
+    tx.execute(
+        "UPDATE scans SET state = 'running', error = NULL, started_at = COALESCE(started_at, ?2), updated_at = ?2
+         WHERE id = ?1 AND state IN ('queued', 'running')",
+        params![id, now],
+    )?;
+    Ok(())
+}
+
+/// A page fetched again because the process stopped before it was recorded.
+pub fn note_redone_page(tx: &Transaction, id: i64) -> Result<(), ApiError> {
+    tx.execute("UPDATE scans SET pages_redone = pages_redone + 1 WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+/// The outcome of one member: veteran, newgen, other or failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemberOutcome {
+    pub user_id: u64,
+    pub role_name: String,
+    pub role_rank: i64,
+    pub outcome: &'static str,
+}
+
+/// Records a finished page in one transaction: members counted once per scan (a page done again
+/// after a crash adds nobody twice), the membership, and the cursor of the next page. Returns
+/// how many members were new to this scan. Does nothing if the scan is no longer running.
+pub fn record_page(
+    tx: &Transaction,
+    scan_id: i64,
+    group_id: u64,
+    members: &[MemberOutcome],
+    next_cursor: Option<&str>,
+    now: i64,
+) -> Result<u64, ApiError> {
+    let state: Option<String> =
+        tx.query_row("SELECT state FROM scans WHERE id = ?1", [scan_id], |r| r.get(0)).optional()?;
+    if state.as_deref() != Some("running") {
+        return Ok(0);
+    }
+    let mut counted = tx.prepare_cached("INSERT OR IGNORE INTO scan_members (scan_id, user_id, outcome) VALUES (?1, ?2, ?3)")?;
+    let mut member = tx.prepare_cached(
+        "INSERT INTO group_members (group_id, user_id, role_name, role_rank, seen_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (group_id, user_id) DO UPDATE SET role_name = excluded.role_name, role_rank = excluded.role_rank,
+            seen_at = excluded.seen_at",
+    )?;
+    let (mut new, mut vets, mut newgens, mut failed) = (0u64, 0i64, 0i64, 0i64);
+    for m in members {
+        if counted.execute(params![scan_id, m.user_id as i64, m.outcome])? == 1 {
+            new += 1;
+            match m.outcome {
+                "veteran" => vets += 1,
+                "newgen" => newgens += 1,
+                "failed" => failed += 1,
+                _ => {}
+            }
+        }
+        if m.outcome != "failed" {
+            member.execute(params![group_id as i64, m.user_id as i64, m.role_name, m.role_rank, now])?;
+        }
+    }
+    tx.execute(
+        "UPDATE scans SET processed = processed + ?2, veterans = veterans + ?3, newgens = newgens + ?4,
+            failed = failed + ?5, pages = pages + 1, cursor = ?6, updated_at = ?7,
+            -- a group that grew while scanned: never report more processed than total
+            total = MAX(total, processed + ?2)
+         WHERE id = ?1",
+        params![scan_id, new as i64, vets, newgens, failed, next_cursor, now],
+    )?;
+    Ok(new)
+}
+
+/// Ends a scan: completed, failed (with the reason; resumable) or cancelled.
+pub fn finish(tx: &Transaction, id: i64, state: &str, error: Option<&str>, now: i64) -> Result<bool, ApiError> {
+    let from = if state == "cancelled" { "('queued', 'running', 'failed')" } else { "('queued', 'running')" };
+    let n = tx.execute(
+        &format!(
+            "UPDATE scans SET state = ?2, error = ?3, updated_at = ?4, finished_at = ?4 WHERE id = ?1 AND state IN {from}"
+        ),
+        params![id, state, error, now],
+    )?;
+    Ok(n == 1)
+}
+
+/// Sets the notice unless one is already there (said once).
+pub fn note_once(tx: &Transaction, id: i64, notice: &str) -> Result<(), ApiError> {
+    tx.execute("UPDATE scans SET notice = ?2 WHERE id = ?1 AND notice IS NULL", params![id, notice])?;
+    Ok(())
+}
+
+/// Puts a failed or cancelled scan back in the queue where it stopped. Err(conflict) if the
+/// group has another live scan; Ok(false) if the scan already finished.
+pub fn requeue(tx: &Transaction, id: i64, now: i64) -> Result<Option<ScanRow>, ApiError> {
+    let Some(row) = scan(tx, id)? else { return Ok(None) };
+    if row.state == "failed" || row.state == "cancelled" {
+        if let Some(live) = live_scan_of_group(tx, row.group_id)? {
+            return Ok(Some(live));
+        }
+        tx.execute(
+            "UPDATE scans SET state = 'queued', error = NULL, finished_at = NULL, updated_at = ?2 WHERE id = ?1",
+            params![id, now],
+        )?;
+    }
+    scan(tx, id)
+}
+
+/// The admin dashboard's figures: running scans, all scans, and processed/total over live scans.
+pub fn dashboard(conn: &Connection) -> Result<(u64, u64, u64, u64), ApiError> {
+    Ok(conn.query_row(
+        "SELECT COALESCE(SUM(state IN ('queued', 'running')), 0), COUNT(*),
+            COALESCE(SUM(CASE WHEN state IN ('queued', 'running') THEN processed END), 0),
+            COALESCE(SUM(CASE WHEN state IN ('queued', 'running') THEN total END), 0) FROM scans",
+        [],
+        |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64, r.get::<_, i64>(3)? as u64)),
+    )?)
+}
+
+/// A stored player as the leaderboards show it.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct PlayerEntry {
+    pub rank: u64,
+    pub user_id: u64,
+    pub username: String,
+    pub display_name: String,
+    pub verified: bool,
+    /// Join date, RFC 3339.
+    pub created: String,
+    pub generation: String,
+    pub classification: String,
+    pub is_veteran: bool,
+    pub is_newgen: bool,
+    /// None when Roblox did not give the award dates.
+    pub elc_count: Option<u32>,
+    pub confidence: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role_name: Option<String>,
+    pub checked_at: String,
+}
+
+const PLAYER_COLUMNS: &str = "p.user_id, p.username, p.display_name, p.verified, p.created, p.generation,
+    p.classification, p.is_veteran, p.is_newgen, p.elc_count, p.confidence, p.checked_at";
+
+fn player_entry(r: &rusqlite::Row, rank: u64, with_role: bool) -> rusqlite::Result<PlayerEntry> {
+    Ok(PlayerEntry {
+        rank,
+        user_id: r.get::<_, i64>(0)? as u64,
+        username: r.get(1)?,
+        display_name: r.get(2)?,
+        verified: r.get(3)?,
+        created: r.get(4)?,
+        generation: r.get(5)?,
+        classification: r.get(6)?,
+        is_veteran: r.get(7)?,
+        is_newgen: r.get(8)?,
+        elc_count: r.get(9)?,
+        confidence: r.get(10)?,
+        checked_at: crate::db::rfc3339(r.get(11)?),
+        role_name: if with_role { r.get(12)? } else { None },
+    })
+}
+
+/// How a leaderboard is ordered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Sort {
+    /// Most ELC badges first, then the oldest account.
+    Elc,
+    /// Oldest account first.
+    Oldest,
+    /// Newest account first.
+    Newest,
+    /// Most recently checked first.
+    Recent,
+}
+
+impl Sort {
+    pub const NAMES: [&'static str; 4] = ["elc", "oldest", "newest", "recent"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "elc" => Some(Self::Elc),
+            "oldest" => Some(Self::Oldest),
+            "newest" => Some(Self::Newest),
+            "recent" => Some(Self::Recent),
+            _ => None,
+        }
+    }
+
+    fn order_by(self) -> &'static str {
+        match self {
+            // NULL (award dates unknown) sorts last in DESC; the order is players_generation's / players_elc's.
+            Self::Elc => "p.elc_count DESC, p.created ASC",
+            Self::Oldest => "p.created ASC, p.user_id",
+            Self::Newest => "p.created DESC, p.user_id",
+            Self::Recent => "p.checked_at DESC, p.user_id",
+        }
+    }
+}
+
+/// One page of all stored players, optionally of one generation.
+pub fn leaderboard(
+    conn: &Connection,
+    generation: Option<&str>,
+    sort: Sort,
+    offset: u64,
+    limit: u32,
+) -> Result<(Vec<PlayerEntry>, u64), ApiError> {
+    let filter = if generation.is_some() { "WHERE p.generation = ?3" } else { "WHERE ?3 IS NULL" };
+    let total: i64 =
+        conn.query_row(&format!("SELECT COUNT(*) FROM players p {}", filter.replace("?3", "?1")), [generation], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {PLAYER_COLUMNS} FROM players p {filter} ORDER BY {} LIMIT ?1 OFFSET ?2",
+        sort.order_by()
+    ))?;
+    let mut rank = offset;
+    let rows = stmt.query_map(params![limit, offset as i64, generation], |r| {
+        rank += 1;
+        player_entry(r, rank, false)
+    })?;
+    Ok((rows.collect::<Result<_, _>>()?, total as u64))
+}
+
+/// One page of a group's members ranked: veterans first, then by ELC badges, then the oldest account.
+pub fn group_leaderboard(
+    conn: &Connection,
+    group_id: u64,
+    offset: u64,
+    limit: u32,
+) -> Result<(Vec<PlayerEntry>, u64), ApiError> {
+    let total: i64 =
+        conn.query_row("SELECT COUNT(*) FROM group_members WHERE group_id = ?1", [group_id as i64], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {PLAYER_COLUMNS}, m.role_name FROM group_members m JOIN players p ON p.user_id = m.user_id
+         WHERE m.group_id = ?1
+         ORDER BY p.is_veteran DESC, COALESCE(p.elc_count, -1) DESC, p.created ASC, p.user_id LIMIT ?2 OFFSET ?3"
+    ))?;
+    let mut rank = offset;
+    let rows = stmt.query_map(params![group_id as i64, limit, offset as i64], |r| {
+        rank += 1;
+        player_entry(r, rank, true)
+    })?;
+    Ok((rows.collect::<Result<_, _>>()?, total as u64))
+}
+
+/// A scanned group's summary for `all-group-leaderboards` and search.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct GroupSummary {
+    pub group_id: u64,
+    pub group_name: String,
+    /// Members stored from scans.
+    pub members: u64,
+    pub veterans: u64,
+    pub newgens: u64,
+    /// The latest scan of the group.
+    pub last_scan_id: i64,
+    pub last_scan_state: String,
+}
+
+const GROUP_SUMMARY: &str = "SELECT s.group_id, s.group_name,
+        (SELECT COUNT(*) FROM group_members m WHERE m.group_id = s.group_id),
+        (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = s.group_id AND p.is_veteran),
+        (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = s.group_id AND p.is_newgen),
+        s.id, s.state
+    FROM scans s WHERE s.id = (SELECT MAX(id) FROM scans t WHERE t.group_id = s.group_id)";
+
+fn group_summary(r: &rusqlite::Row) -> rusqlite::Result<GroupSummary> {
+    Ok(GroupSummary {
+        group_id: r.get::<_, i64>(0)? as u64,
+        group_name: r.get(1)?,
+        members: r.get::<_, i64>(2)? as u64,
+        veterans: r.get::<_, i64>(3)? as u64,
+        newgens: r.get::<_, i64>(4)? as u64,
+        last_scan_id: r.get(5)?,
+        last_scan_state: r.get(6)?,
+    })
+}
+
+/// Every scanned group, the most members first.
+pub fn group_summaries(conn: &Connection, offset: u64, limit: u32) -> Result<(Vec<GroupSummary>, u64), ApiError> {
+    let total: i64 = conn.query_row("SELECT COUNT(DISTINCT group_id) FROM scans", [], |r| r.get(0))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("{GROUP_SUMMARY} ORDER BY 3 DESC, s.group_id LIMIT ?1 OFFSET ?2"))?;
+    let rows = stmt.query_map(params![limit, offset as i64], group_summary)?;
+    Ok((rows.collect::<Result<_, _>>()?, total as u64))
+}
+
+/// `%`, `_` and `\` taken literally in a LIKE pattern (with `ESCAPE '\'`).
+fn like_prefix(q: &str) -> String {
+    let mut out = String::with_capacity(q.len() + 1);
+    for c in q.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('%');
+    out
+}
+
+/// Stored players whose username or display name starts with `q` (case-insensitive).
+pub fn search_players(conn: &Connection, q: &str, limit: u32) -> Result<Vec<PlayerEntry>, ApiError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {PLAYER_COLUMNS} FROM players p
+         WHERE p.username LIKE ?1 ESCAPE '\\' OR p.display_name LIKE ?1 ESCAPE '\\'
+         ORDER BY length(p.username), p.username LIMIT ?2"
+    ))?;
+    let mut rank = 0;
+    let rows = stmt.query_map(params![like_prefix(q), limit], |r| {
+        rank += 1;
+        player_entry(r, rank, false)
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Scanned groups whose name contains `q`, or whose id is `q`.
+pub fn search_groups(conn: &Connection, q: &str, limit: u32) -> Result<Vec<GroupSummary>, ApiError> {
+    let contains = format!("%{}", like_prefix(q));
+    let id = q.parse::<i64>().unwrap_or(-1);
+    let mut stmt = conn.prepare_cached(&format!(
+        "{GROUP_SUMMARY} AND (s.group_name LIKE ?1 ESCAPE '\\' OR s.group_id = ?2) ORDER BY 3 DESC LIMIT ?3"
+    ))?;
+    let rows = stmt.query_map(params![contains, id, limit], group_summary)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// An abuse report.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct AbuseReport {
+    pub id: i64,
+    pub reporter_username: String,
+    pub target_username: String,
+    pub reason: String,
+    pub description: String,
+    pub priority: String,
+    /// open, reviewing, resolved, dismissed.
+    pub state: String,
+    pub created_at: String,
+    pub resolved_at: Option<String>,
+    pub resolution_note: Option<String>,
+}
+
+pub struct NewReport<'a> {
+    pub reporter_username: &'a str,
+    pub target_username: &'a str,
+    pub reason: &'a str,
+    pub description: &'a str,
+    pub priority: &'a str,
+    pub key_id: Option<i64>,
+}
+
+pub fn add_report(tx: &Transaction, r: &NewReport, now: i64) -> Result<i64, ApiError> {
+    tx.execute(
+        "INSERT INTO abuse_reports (reporter_username, target_username, reason, description, priority, key_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![r.reporter_username, r.target_username, r.reason, r.description, r.priority, r.key_id, now],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+fn report_row(r: &rusqlite::Row) -> rusqlite::Result<AbuseReport> {
+    Ok(AbuseReport {
+        id: r.get(0)?,
+        reporter_username: r.get(1)?,
+        target_username: r.get(2)?,
+        reason: r.get(3)?,
+        description: r.get(4)?,
+        priority: r.get(5)?,
+        state: r.get(6)?,
+        created_at: crate::db::rfc3339(r.get(7)?),
+        resolved_at: r.get::<_, Option<i64>>(8)?.map(crate::db::rfc3339),
+        resolution_note: r.get(9)?,
+    })
+}
+
+const REPORT_COLUMNS: &str =
+    "id, reporter_username, target_username, reason, description, priority, state, created_at, resolved_at, resolution_note";
+
+/// Newest first, optionally of one state.
+pub fn reports(conn: &Connection, state: Option<&str>, offset: u64, limit: u32) -> Result<(Vec<AbuseReport>, u64), ApiError> {
+    let total: i64 =
+        conn.query_row("SELECT COUNT(*) FROM abuse_reports WHERE ?1 IS NULL OR state = ?1", [state], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {REPORT_COLUMNS} FROM abuse_reports WHERE ?1 IS NULL OR state = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3"
+    ))?;
+    let rows = stmt.query_map(params![state, limit, offset as i64], report_row)?;
+    Ok((rows.collect::<Result<_, _>>()?, total as u64))
+}
+
+pub fn report(conn: &Connection, id: i64) -> Result<Option<AbuseReport>, ApiError> {
+    Ok(conn.query_row(&format!("SELECT {REPORT_COLUMNS} FROM abuse_reports WHERE id = ?1"), [id], report_row).optional()?)
+}
+
+/// Moves a report to `state`; resolved and dismissed keep when and why.
+pub fn set_report_state(tx: &Transaction, id: i64, state: &str, note: Option<&str>, now: i64) -> Result<bool, ApiError> {
+    let closed = matches!(state, "resolved" | "dismissed");
+    let n = tx.execute(
+        "UPDATE abuse_reports SET state = ?2, resolution_note = COALESCE(?3, resolution_note),
+            resolved_at = CASE WHEN ?4 THEN ?5 ELSE NULL END WHERE id = ?1",
+        params![id, state, note, closed, now],
+    )?;
+    Ok(n == 1)
+}
+
+pub fn open_reports(conn: &Connection) -> Result<u64, ApiError> {
+    Ok(conn.query_row("SELECT COUNT(*) FROM abuse_reports WHERE state IN ('open', 'reviewing')", [], |r| r.get::<_, i64>(0))?
+        as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(id: u64, outcome: &'static str) -> MemberOutcome {
+        MemberOutcome { user_id: id, role_name: "Member".into(), role_rank: 1, outcome }
+    }
+
+    #[test]
+    fn one_live_scan_per_group_and_a_redone_page_counts_nobody_twice() {
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let tx = conn.transaction().unwrap();
+        let (a, new) = queue_scan(&tx, 7, "G", 3, "me", None, 1).unwrap();
+        assert!(new);
+        let (b, new) = queue_scan(&tx, 7, "G", 3, "you", None, 2).unwrap();
+        assert!(!new);
+        assert_eq!(a.id, b.id);
+        assert!(
+            tx.execute("INSERT INTO scans (group_id, scanned_by, state, created_at, updated_at) VALUES (7, 'x', 'running', 1, 1)", [])
+                .is_err(),
+            "the unique index refuses a second live scan"
+        );
+        mark_running(&tx, a.id, 3).unwrap();
+        let page = [outcome(1, "veteran"), outcome(2, "newgen")];
+        assert_eq!(record_page(&tx, a.id, 7, &page, Some("c1"), 4).unwrap(), 2);
+        // the same page again (a crash before the cursor moved, or a repeating cursor)
+        assert_eq!(record_page(&tx, a.id, 7, &page, Some("c1"), 5).unwrap(), 0);
+        assert_eq!(record_page(&tx, a.id, 7, &[outcome(3, "failed")], None, 6).unwrap(), 1);
+        let s = scan(&tx, a.id).unwrap().unwrap();
+        assert_eq!((s.processed, s.veterans, s.newgens, s.failed, s.pages), (3, 1, 1, 1, 3));
+        assert_eq!(s.cursor, None);
+        note_once(&tx, a.id, "first").unwrap();
+        note_once(&tx, a.id, "second").unwrap();
+        assert!(finish(&tx, a.id, "completed", None, 7).unwrap());
+        let s = scan(&tx, a.id).unwrap().unwrap();
+        assert_eq!((s.state.as_str(), s.notice.as_deref()), ("completed", Some("first")));
+        assert_eq!(record_page(&tx, a.id, 7, &[outcome(9, "veteran")], None, 8).unwrap(), 0, "a finished scan takes no pages");
+        let (again, new) = queue_scan(&tx, 7, "G", 3, "me", None, 9).unwrap();
+        assert!(new && again.id != a.id);
+        assert_eq!(dashboard(&tx).unwrap(), (1, 2, 0, 3));
+        tx.commit().unwrap();
+    }
+
+    #[test]
+    fn search_takes_wildcards_literally() {
+        assert_eq!(like_prefix("a_b%"), "a\\_b\\%%");
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let tx = conn.transaction().unwrap();
+        for (id, name) in [(1u64, "Ab_c"), (2, "Abxc"), (3, "zed")] {
+            let row = crate::roblox::store::PlayerRow {
+                user_id: id,
+                username: name.into(),
+                display_name: name.into(),
+                verified: false,
+                banned: false,
+                created: format!("201{id}-01-01T00:00:00Z"),
+                generation: "Oldgen".into(),
+                classification: "Veteran".into(),
+                is_newgen: false,
+                is_veteran: true,
+                elc_count: Some(id as u32),
+                confidence: 80,
+                checked_at: 1,
+            };
+            crate::roblox::store::upsert_player(&tx, &row).unwrap();
+        }
+        let hits = search_players(&tx, "ab_", 10).unwrap();
+        assert_eq!(hits.iter().map(|p| p.username.as_str()).collect::<Vec<_>>(), vec!["Ab_c"]);
+        let (page, total) = leaderboard(&tx, Some("Oldgen"), Sort::Elc, 1, 1).unwrap();
+        assert_eq!((page[0].username.as_str(), page[0].rank, total), ("Abxc", 2, 3));
+        assert_eq!(leaderboard(&tx, Some("Newgen"), Sort::Elc, 0, 10).unwrap().1, 0);
+        tx.commit().unwrap();
+    }
+}

@@ -1,0 +1,508 @@
+//! Group scans, leaderboards, search and abuse reports against the fake Roblox
+//! (tests/common/fake_roblox.rs): every bad input and fault of issue 10. Never a 500, never a
+//! lost or double-counted member.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::fake_roblox::FakeRoblox;
+use common::{Launch, Server, client, json};
+use serde_json::{Value, json};
+
+/// The budgets a scan may use at full speed in tests: Roblox's probed limits, all of it for background work.
+const FAST: [(&str, &str); 2] = [
+    ("background_share = 0.5", "background_share = 1.0"),
+    ("[roblox.budgets]\n", "[roblox.budgets]\n\"users/v1/users/{id}\" = 30\n"),
+];
+
+fn site_file(dir: &Path, replacements: &[(&str, &str)]) -> PathBuf {
+    let mut text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/site.toml")).unwrap();
+    for (from, to) in FAST.iter().chain(replacements) {
+        assert!(text.contains(from), "the site file has no {from:?}");
+        text = text.replacen(from, to, 1);
+    }
+    let path = dir.join("site.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+struct Setup {
+    dir: tempfile::TempDir,
+    site: PathBuf,
+    envs: Vec<(String, String)>,
+}
+
+impl Setup {
+    fn new(fake: &FakeRoblox, replacements: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let site = site_file(dir.path(), replacements);
+        let envs = vec![
+            ("FANHUB_ROBLOX_API".to_string(), fake.template()),
+            ("FANHUB_ROBLOX_TIMEOUT_MS".to_string(), "1000".to_string()),
+        ];
+        Self { dir, site, envs }
+    }
+
+    fn start(&self) -> Server {
+        Server::launch(Launch {
+            args: vec!["--site".into(), self.site.display().to_string()],
+            envs: self.envs.clone(),
+            data_dir: Some(self.dir.path().join("data")),
+        })
+    }
+}
+
+async fn public_key(server: &Server) -> String {
+    let site = json(client().get(server.url("/api/site")).send().await.unwrap()).await;
+    site["publicApiKey"].as_str().unwrap().to_string()
+}
+
+async fn get(server: &Server, key: &str, path: &str) -> (u16, Value) {
+    let res = client().get(server.url(path)).header("x-api-key", key).send().await.unwrap();
+    let status = res.status().as_u16();
+    (status, json(res).await)
+}
+
+async fn post(server: &Server, key: &str, path: &str, body: Value) -> (u16, Value) {
+    let res = client().post(server.url(path)).header("x-api-key", key).json(&body).send().await.unwrap();
+    let status = res.status().as_u16();
+    (status, json(res).await)
+}
+
+fn assert_error(status: u16, body: &Value, want: u16) {
+    assert_eq!(status, want, "{body}");
+    assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
+}
+
+/// Polls scan-status until the scan leaves queued/running (or `limit` passes).
+async fn wait_done(server: &Server, key: &str, id: i64, limit: Duration) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, body) = get(server, key, &format!("/api/v1/scan-status/{id}")).await;
+        if status == 429 {
+            // The public key allows 100 calls a minute; a long wait polls past it.
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        }
+        assert_eq!(status, 200, "{body}");
+        let state = body["scan"]["state"].as_str().unwrap().to_string();
+        if state != "queued" && state != "running" {
+            return body["scan"].clone();
+        }
+        assert!(start.elapsed() < limit, "scan {id} still {state} after {limit:?}: {body}");
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    }
+}
+
+async fn start_scan(server: &Server, key: &str, group: u64) -> i64 {
+    let (status, body) = post(server, key, "/api/v1/scan-group", json!({"groupId": group, "scannedBy": "tests"})).await;
+    assert_eq!(status, 202, "{body}");
+    body["scanId"].as_i64().unwrap()
+}
+
+#[tokio::test]
+async fn a_scan_walks_every_page_classifies_each_member_once_and_feeds_the_leaderboards() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 25;
+        m.member_page_size = Some(10);
+    });
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+
+    // Two requests at once for one group: one scan; the second gets the running one.
+    let body = json!({"groupId": 7001, "scannedBy": "Alice"});
+    let (a, b) = tokio::join!(
+        post(&server, &key, "/api/v1/scan-group", body.clone()),
+        post(&server, &key, "/api/v1/scan-group", body.clone())
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort();
+    assert_eq!(statuses, [200, 202], "{a:?} {b:?}");
+    assert_eq!(a.1["scanId"], b.1["scanId"], "one scan per group");
+    let id = a.1["scanId"].as_i64().unwrap();
+    assert_eq!(a.1["scan"]["groupName"], "Fake Group 7001");
+    assert_eq!(a.1["scan"]["total"], 25);
+
+    let scan = wait_done(&server, &key, id, Duration::from_secs(30)).await;
+    assert_eq!(scan["state"], "completed", "{scan}");
+    assert_eq!((scan["processed"].as_u64(), scan["total"].as_u64(), scan["failed"].as_u64()), (Some(25), Some(25), Some(0)));
+    assert_eq!(scan["pages"], 3);
+    assert_eq!(scan["percent"], 100.0);
+    let (vets, newgens) = (scan["veterans"].as_u64().unwrap(), scan["newgens"].as_u64().unwrap());
+    assert!(vets > 0 && newgens > 0 && vets + newgens <= 25, "{scan}");
+    assert!(scan["maxRatePerMinute"].as_f64().unwrap() > 0.0);
+    assert_eq!(fake.calls("groups/v1/groups/{id}/users"), 3, "each page fetched once");
+    assert_eq!(fake.calls("users/v1/users/{id}"), 25, "each member's profile fetched once");
+
+    // The group leaderboard ranks veterans first; every member is there once.
+    let (status, board) = get(&server, &key, "/api/v1/group-leaderboard/7001?limit=100").await;
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(board["total"], 25);
+    let players = board["players"].as_array().unwrap();
+    assert_eq!(players.len(), 25);
+    assert_eq!(players[0]["isVeteran"], true);
+    assert_eq!(players[0]["rank"], 1);
+    assert_eq!(players.iter().filter(|p| p["isVeteran"] == true).count() as u64, vets);
+    assert_eq!(board["group"]["members"], 25);
+
+    // A scan again (completed before): a new scan; the members already known cost no profile call.
+    let again = start_scan(&server, &key, 7001).await;
+    assert_ne!(again, id);
+    let scan = wait_done(&server, &key, again, Duration::from_secs(30)).await;
+    assert_eq!((scan["state"].as_str(), scan["processed"].as_u64()), (Some("completed"), Some(25)));
+    assert_eq!(fake.calls("users/v1/users/{id}"), 25, "the newgen check's cache is shared: no member fetched twice");
+
+    // The all-players leaderboard, filters, search, lists.
+    let (status, all) = get(&server, &key, "/api/v1/leaderboard?generation=newgen&sort=newest&limit=5").await;
+    assert_eq!(status, 200, "{all}");
+    assert_eq!(all["generation"], "Newgen");
+    assert!(all["players"].as_array().unwrap().iter().all(|p| p["generation"] == "Newgen"));
+    let (_, search) = get(&server, &key, "/api/v1/search?q=vet7001&type=players").await;
+    assert!(!search["players"].as_array().unwrap().is_empty(), "{search}");
+    assert!(search["players"].as_array().unwrap().iter().all(|p| p["username"].as_str().unwrap().starts_with("Vet7001")));
+    let (_, search) = get(&server, &key, "/api/v1/search?q=Fake%20Group&type=groups").await;
+    assert_eq!(search["groups"][0]["groupId"], 7001, "{search}");
+    let (_, scans) = get(&server, &key, "/api/v1/all-scans").await;
+    assert_eq!(scans["total"], 2);
+    assert_eq!(scans["scans"][0]["id"], again, "newest first");
+    let (_, groups) = get(&server, &key, "/api/v1/all-group-leaderboards").await;
+    assert_eq!(groups["groups"][0]["groupId"], 7001);
+    assert_eq!(groups["groups"][0]["veterans"].as_u64(), Some(vets));
+
+    // The admin dashboard reads the same rows.
+    let admin = common::admin_key(&server);
+    let stats = json(client().get(server.url("/api/admin/stats")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    assert_eq!(stats["scans"]["total"], 2, "{stats}");
+    assert_eq!(stats["scans"]["running"], 0);
+}
+
+#[tokio::test]
+async fn scan_status_answers_304_while_nothing_changes() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| m.member_count = 5);
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    let id = start_scan(&server, &key, 7002).await;
+    wait_done(&server, &key, id, Duration::from_secs(30)).await;
+    let res = client().get(server.url(&format!("/api/v1/scan-status/{id}"))).header("x-api-key", &key).send().await.unwrap();
+    let etag = res.headers()["etag"].to_str().unwrap().to_string();
+    let res = client()
+        .get(server.url(&format!("/api/v1/scan-status/{id}")))
+        .header("x-api-key", &key)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 304);
+}
+
+#[tokio::test]
+async fn bad_scan_requests_get_clear_4xx() {
+    let fake = FakeRoblox::start();
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    for (body, field) in [
+        (json!({"groupId": "abc", "scannedBy": "x"}), "groupId"),
+        (json!({"groupId": -5, "scannedBy": "x"}), "groupId"),
+        (json!({"groupId": 1.5, "scannedBy": "x"}), "groupId"),
+        (json!({"groupId": 0, "scannedBy": "x"}), "groupId"),
+        (json!({"groupId": "12 34", "scannedBy": "x"}), "groupId"),
+        (json!({"groupId": 99999999999999999999u128 as f64, "scannedBy": "x"}), "groupId"),
+        (json!({"scannedBy": "x"}), "groupId"),
+        (json!({"groupId": 7003}), "scannedBy"),
+        (json!({"groupId": 7003, "scannedBy": "   "}), "scannedBy"),
+        (json!({"groupId": 7003, "scannedBy": "x".repeat(65)}), "scannedBy"),
+        (json!({"groupId": 7003, "scannedBy": "a\u{0}b"}), "scannedBy"),
+    ] {
+        let (status, res) = post(&server, &key, "/api/v1/scan-group", body.clone()).await;
+        assert_error(status, &res, 400);
+        assert!(res["fields"][field].is_string(), "{body} -> {res}");
+    }
+    let res = client().post(server.url("/api/v1/scan-group")).header("x-api-key", &key).body("{not json").header("content-type", "application/json").send().await.unwrap();
+    assert_eq!(res.status(), 400);
+    let res = client().post(server.url("/api/v1/scan-group")).json(&json!({"groupId": 1, "scannedBy": "x"})).send().await.unwrap();
+    assert_eq!(res.status(), 401, "the key guard is in front");
+
+    // A group that does not exist; an empty group; a private group (its scan fails with the reason).
+    let (status, res) = post(&server, &key, "/api/v1/scan-group", json!({"groupId": 1404, "scannedBy": "x"})).await;
+    assert_error(status, &res, 404);
+    let (status, res) = post(&server, &key, "/api/v1/scan-group", json!({"groupId": 1500, "scannedBy": "x"})).await;
+    assert_error(status, &res, 422);
+    let id = start_scan(&server, &key, 1403).await;
+    let scan = wait_done(&server, &key, id, Duration::from_secs(30)).await;
+    assert_eq!(scan["state"], "failed");
+    assert!(scan["error"].as_str().unwrap().contains("private"), "{scan}");
+    assert_eq!(scan["processed"], 0);
+
+    for (path, want) in [
+        ("/api/v1/scan-status/abc", 400),
+        ("/api/v1/scan-status/-1", 400),
+        ("/api/v1/scan-status/999999", 404),
+        ("/api/v1/group-leaderboard/abc", 400),
+        ("/api/v1/group-leaderboard/123456", 404),
+        ("/api/v1/group-leaderboard/1403?page=0", 400),
+        ("/api/v1/all-scans?limit=101", 400),
+        ("/api/v1/all-group-leaderboards?page=x", 400),
+        ("/api/v1/leaderboard?generation=ancient", 400),
+        ("/api/v1/leaderboard?sort=random", 400),
+        ("/api/v1/leaderboard?limit=0", 400),
+        ("/api/v1/search", 400),
+        ("/api/v1/search?q=%20%20", 400),
+        ("/api/v1/search?q=ab&type=badges", 400),
+        ("/api/v1/search?q=ab&limit=1000", 400),
+    ] {
+        let (status, res) = get(&server, &key, path).await;
+        assert_error(status, &res, want);
+        assert_eq!(status, want, "{path}: {res}");
+    }
+    let long = "x".repeat(101);
+    let (status, _) = get(&server, &key, &format!("/api/v1/search?q={long}")).await;
+    assert_eq!(status, 400);
+    // LIKE wildcards are text, not patterns.
+    let (status, res) = get(&server, &key, "/api/v1/search?q=%25").await;
+    assert_eq!(status, 200);
+    assert_eq!(res["players"].as_array().unwrap().len(), 0, "{res}");
+
+    for (body, want) in [
+        (json!({"scanId": "x"}), 400),
+        (json!({}), 400),
+        (json!({"scanId": 424242}), 404),
+    ] {
+        let (status, res) = post(&server, &key, "/api/v1/resume-scan", body).await;
+        assert_error(status, &res, want);
+    }
+}
+
+#[tokio::test]
+async fn without_a_cookie_the_scan_says_so_once_and_classifies_by_join_date() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| m.member_count = 8);
+    let setup = Setup::new(&fake, &[("elc = []", "elc = [2124001, 2124002]")]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    let id = start_scan(&server, &key, 7004).await;
+    let scan = wait_done(&server, &key, id, Duration::from_secs(60)).await;
+    assert_eq!(scan["state"], "completed", "{scan}");
+    assert_eq!((scan["processed"].as_u64(), scan["failed"].as_u64()), (Some(8), Some(0)));
+    let notice = scan["notice"].as_str().expect("a notice");
+    assert!(notice.contains("cookie") && notice.contains("join date"), "{notice}");
+    assert_eq!(notice.matches("cookie").count(), 1, "said once: {notice}");
+    let (_, board) = get(&server, &key, "/api/v1/group-leaderboard/7004").await;
+    assert!(board["players"].as_array().unwrap().iter().all(|p| p["elcCount"].is_null() && p["confidence"].as_u64() < Some(80)), "{board}");
+}
+
+#[tokio::test]
+async fn a_storm_of_429s_slows_the_scan_and_it_recovers_without_losing_members() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 20;
+        m.member_page_size = Some(10);
+        m.storm.remaining = 8;
+        m.storm.endpoint = Some("users/v1/users/{id}".into());
+        m.storm.retry_after = Some(1);
+    });
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    let id = start_scan(&server, &key, 7005).await;
+    let scan = wait_done(&server, &key, id, Duration::from_secs(60)).await;
+    assert_eq!(scan["state"], "completed", "{scan}");
+    assert_eq!((scan["processed"].as_u64(), scan["failed"].as_u64()), (Some(20), Some(0)), "{scan}");
+    assert_eq!(fake.state.modes.lock().unwrap().storm.remaining, 0, "the storm was met");
+}
+
+#[tokio::test]
+async fn a_hang_or_a_malformed_page_fails_the_scan_with_the_reason_and_resume_finishes_it() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 20;
+        m.member_page_size = Some(10);
+    });
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+
+    fake.set(|m| m.malformed = vec!["groups/v1/groups/{id}/users".into()]);
+    let id = start_scan(&server, &key, 7006).await;
+    let scan = wait_done(&server, &key, id, Duration::from_secs(60)).await;
+    assert_eq!(scan["state"], "failed", "{scan}");
+    assert!(scan["error"].as_str().unwrap().contains("Resume"), "{scan}");
+    assert_eq!(scan["processed"], 0);
+
+    fake.set(|m| {
+        m.malformed.clear();
+        m.hang = vec!["groups/v1/groups/{id}/users".into()];
+    });
+    let (status, res) = post(&server, &key, "/api/v1/resume-scan", json!({"scanId": id})).await;
+    assert_eq!(status, 202, "{res}");
+    let scan = wait_done(&server, &key, id, Duration::from_secs(60)).await;
+    assert_eq!(scan["state"], "failed", "a hang times out: {scan}");
+    assert!(scan["error"].as_str().unwrap().contains("did not answer"), "{scan}");
+
+    fake.set(|m| m.hang.clear());
+    let (status, _) = post(&server, &key, "/api/v1/resume-scan", json!({"scanId": id})).await;
+    assert_eq!(status, 202);
+    let scan = wait_done(&server, &key, id, Duration::from_secs(60)).await;
+    assert_eq!((scan["state"].as_str(), scan["processed"].as_u64(), scan["failed"].as_u64()), (Some("completed"), Some(20), Some(0)));
+    let (status, res) = post(&server, &key, "/api/v1/resume-scan", json!({"scanId": id})).await;
+    assert_error(status, &res, 409);
+}
+
+#[tokio::test]
+async fn a_repeating_cursor_ends_the_scan_without_counting_anyone_twice() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 30;
+        m.member_page_size = Some(10);
+        m.repeat_cursor = true;
+    });
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    let id = start_scan(&server, &key, 7007).await;
+    let scan = wait_done(&server, &key, id, Duration::from_secs(30)).await;
+    assert_eq!(scan["state"], "completed", "{scan}");
+    assert!(scan["notice"].as_str().unwrap().contains("cursor"), "{scan}");
+    assert_eq!(scan["processed"], 20, "pages 1 and 2, the repeat of page 2 adds nobody: {scan}");
+    let (_, board) = get(&server, &key, "/api/v1/group-leaderboard/7007").await;
+    assert_eq!(board["total"], 20);
+}
+
+#[tokio::test]
+async fn kill_9_mid_scan_resumes_on_start_redoing_at_most_one_page() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 60;
+        m.member_page_size = Some(10);
+    });
+    let setup = Setup::new(&fake, &[]);
+    let mut server = setup.start();
+    let key = public_key(&server).await;
+    let id = start_scan(&server, &key, 7008).await;
+    // 30 profiles a minute: the scan does 3 pages, then waits for the next minute's budget.
+    let start = Instant::now();
+    loop {
+        let (_, s) = get(&server, &key, &format!("/api/v1/scan-status/{id}")).await;
+        if s["scan"]["processed"].as_u64().unwrap() >= 20 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{s}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    server.kill9();
+    let pages_before = fake.calls("groups/v1/groups/{id}/users");
+    let server = setup.start();
+    let scan = wait_done(&server, &key, id, Duration::from_secs(90)).await;
+    assert_eq!(scan["state"], "completed", "{scan}");
+    assert_eq!((scan["processed"].as_u64(), scan["failed"].as_u64(), scan["total"].as_u64()), (Some(60), Some(0), Some(60)));
+    assert!(scan["pagesRedone"].as_u64().unwrap() <= 1, "{scan}");
+    let pages = fake.calls("groups/v1/groups/{id}/users");
+    assert!(pages <= 6 + 1, "6 pages, at most one fetched twice: {pages} (before the kill {pages_before})");
+    let (_, board) = get(&server, &key, "/api/v1/group-leaderboard/7008?limit=100").await;
+    assert_eq!(board["total"], 60, "no member lost");
+}
+
+#[tokio::test]
+async fn admins_cancel_a_scan() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 80;
+        m.member_page_size = Some(10);
+    });
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    let admin = common::admin_key(&server);
+    let id = start_scan(&server, &key, 7009).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let res = client().post(server.url(&format!("/api/admin/scans/{id}/cancel"))).header("x-admin-key", &admin).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let scan = wait_done(&server, &key, id, Duration::from_secs(5)).await;
+    assert_eq!(scan["state"], "cancelled");
+    let res = client().post(server.url(&format!("/api/admin/scans/{id}/cancel"))).header("x-admin-key", &admin).send().await.unwrap();
+    assert_eq!(res.status(), 409);
+    let res = client().post(server.url(&format!("/api/admin/scans/{id}/cancel"))).send().await.unwrap();
+    assert_eq!(res.status(), 401);
+    // A new scan of the group may start once it is cancelled.
+    let (status, _) = post(&server, &key, "/api/v1/scan-group", json!({"groupId": 7009, "scannedBy": "x"})).await;
+    assert_eq!(status, 202);
+}
+
+#[tokio::test]
+async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by_admins() {
+    let fake = FakeRoblox::start();
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    let good = json!({"reporterUsername": "Alice_1", "targetUsername": "BadGuy", "reason": "scamming",
+        "description": "<script>alert(1)</script>'; DROP TABLE abuse_reports; --", "priority": "high"});
+    for (patch, field) in [
+        (json!({"reporterUsername": "ab"}), "reporterUsername"),
+        (json!({"reporterUsername": "a_b_c"}), "reporterUsername"),
+        (json!({"targetUsername": "_abc"}), "targetUsername"),
+        (json!({"targetUsername": "<b>x</b>"}), "targetUsername"),
+        (json!({"targetUsername": "alice_1"}), "targetUsername"),
+        (json!({"reason": "because"}), "reason"),
+        (json!({"reason": null}), "reason"),
+        (json!({"description": "short"}), "description"),
+        (json!({"description": "x".repeat(1001)}), "description"),
+        (json!({"priority": "critical"}), "priority"),
+    ] {
+        let mut body = good.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (status, res) = post(&server, &key, "/api/v1/report-abuse", body).await;
+        assert_error(status, &res, 400);
+        assert!(res["fields"][field].is_string(), "{patch} -> {res}");
+    }
+    let (status, res) = post(&server, &key, "/api/v1/report-abuse", good.clone()).await;
+    assert_eq!(status, 201, "{res}");
+    assert_eq!(res["report"]["description"], good["description"], "kept as text");
+    assert_eq!(res["report"]["state"], "open");
+    let first = res["report"]["id"].as_i64().unwrap();
+    for _ in 0..4 {
+        let (status, _) = post(&server, &key, "/api/v1/report-abuse", good.clone()).await;
+        assert_eq!(status, 201);
+    }
+    let res = client().post(server.url("/api/v1/report-abuse")).header("x-api-key", &key).json(&good).send().await.unwrap();
+    assert_eq!(res.status(), 429, "5 an hour per IP");
+    assert!(res.headers().contains_key("retry-after"));
+
+    let admin = common::admin_key(&server);
+    let list = json(client().get(server.url("/api/admin/abuse-reports?state=open")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    assert_eq!(list["total"], 5, "{list}");
+    assert_eq!(list["open"], 5);
+    assert_eq!(list["reports"][4]["description"], good["description"]);
+    let res = client()
+        .patch(server.url(&format!("/api/admin/abuse-reports/{first}")))
+        .header("x-admin-key", &admin)
+        .json(&json!({"state": "resolved", "note": "Banned in game"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let changed = json(res).await;
+    assert_eq!(changed["report"]["state"], "resolved");
+    assert!(changed["report"]["resolvedAt"].is_string());
+    for (id, body, want) in [
+        (first, json!({"state": "burned"}), 400),
+        (first, json!({"state": "open", "note": "x".repeat(501)}), 400),
+        (999_999, json!({"state": "open"}), 404),
+    ] {
+        let res = client().patch(server.url(&format!("/api/admin/abuse-reports/{id}"))).header("x-admin-key", &admin).json(&body).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), want);
+    }
+    let list = json(client().get(server.url("/api/admin/abuse-reports")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    assert_eq!((list["total"].as_u64(), list["open"].as_u64()), (Some(5), Some(4)));
+    let res = client().get(server.url("/api/admin/abuse-reports?state=weird")).header("x-admin-key", &admin).send().await.unwrap();
+    assert_eq!(res.status(), 400);
+    let res = client().get(server.url("/api/admin/abuse-reports")).send().await.unwrap();
+    assert_eq!(res.status(), 401);
+}
