@@ -33,10 +33,13 @@ fn site_file(dir: &std::path::Path, extra: &str) -> PathBuf {
     let start = bundled.find("[updates.game]").unwrap();
     let end = bundled.find("# The head of each page").unwrap();
     let text = format!(
-        "{}[updates.game]\ntitle = \"Test Game\"\ngame_channels = [\"{GAME}\"]\ncommunity_channels = [\"{COMMUNITY}\"]\n\n[poll]\nupdates_secs = 15\nmembers_secs = 60\n\n[discord]\n{extra}\n\n{}",
+        "{}[updates.game]\ntitle = \"Test Game\"\ngame_channels = [\"{GAME}\"]\ncommunity_channels = [\"{COMMUNITY}\"]\n\n[discord]\n{extra}\n\n{}",
         &bundled[..start],
         &bundled[end..]
-    );
+    )
+    .replacen("updates_secs = 60", "updates_secs = 15", 1)
+    .replacen("members_secs = 600", "members_secs = 60", 1);
+    assert!(text.contains("updates_secs = 15") && text.contains("members_secs = 60"), "the bundled [poll] table");
     let path = dir.join("site.toml");
     std::fs::write(&path, text).unwrap();
     path
@@ -438,6 +441,8 @@ impl Interactions {
         let state = state(dir.path(), config, None);
         if with_lookup {
             state.discord.set_player_lookup(Arc::new(FakeLookup));
+        } else {
+            state.discord.set_player_lookup(Arc::new(fanhub::discord::interactions::NoLookups));
         }
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
