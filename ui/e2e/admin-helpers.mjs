@@ -75,7 +75,14 @@ export async function expectToast(page, title, { description, destructive } = {}
 /** Dismisses every open toast (so the next assertion cannot see a stale one). */
 export async function dismissToasts(page) {
   const buttons = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss notification' });
-  for (let n = await buttons.count(); n > 0; n = await buttons.count()) await buttons.first().click();
+  // A toast can close by itself (or slide) while it is being clicked: count again and retry, a bounded number of times.
+  for (let tries = 0; tries < 20 && (await buttons.count()) > 0; tries++) {
+    await buttons
+      .first()
+      .click({ timeout: 2000 })
+      .catch(() => {});
+  }
+  assert.equal(await buttons.count(), 0, 'every toast is dismissed');
 }
 
 /** The document does not scroll sideways (nothing is wider than the viewport). */

@@ -114,8 +114,10 @@ async function runEveryExample(env, page, key) {
       seen.push(apiPath);
     }
   }
-  assert.equal(counts['Group Scanning'], 0, 'Group Scanning prints no example (not on this server yet)');
-  assert.ok(counts['Getting Started'] >= 1 && counts['Core APIs'] >= 6 && counts['Commands & Guides'] >= 9 && counts.Analytics >= 3, JSON.stringify(counts));
+  assert.ok(
+    counts['Getting Started'] >= 1 && counts['Group Scanning'] >= 3 && counts['Core APIs'] >= 6 && counts['Commands & Guides'] >= 9 && counts.Analytics >= 3,
+    JSON.stringify(counts),
+  );
   for (const p of DOCUMENTED) {
     assert.ok(
       seen.some((s) => (p.endsWith('/') ? s.startsWith(p) : s === p)),

@@ -49,6 +49,7 @@ function Product({ product, title, showTitle }: { product: string; title: string
               lines={data.gameUpdates}
               empty={EMPTY_GAME_UPDATES}
               source={data.gameUpdatesSource}
+              level={showTitle ? 3 : 2}
             />
             <UpdatesCard
               id={`${product}-community`}
@@ -57,6 +58,7 @@ function Product({ product, title, showTitle }: { product: string; title: string
               lines={data.communityHighlights}
               empty={EMPTY_COMMUNITY_HIGHLIGHTS}
               source={data.communityHighlightsSource}
+              level={showTitle ? 3 : 2}
             />
           </div>
         </>

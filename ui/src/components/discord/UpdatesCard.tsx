@@ -10,6 +10,7 @@ export function UpdatesCard({
   lines,
   empty,
   source,
+  level = 2,
 }: {
   id: string;
   title: string;
@@ -17,13 +18,16 @@ export function UpdatesCard({
   lines: string[];
   empty: string;
   source: SummaryInfo | null;
+  /** The heading level: 2 under the page's title, 3 under a product's own heading. */
+  level?: 2 | 3;
 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
   return (
     <section aria-labelledby={id} className="flex flex-col rounded-xl border border-slate-800 bg-slate-900 p-5">
-      <h3 id={id} className="flex items-center gap-2 text-lg font-semibold text-white">
+      <Heading id={id} className="flex items-center gap-2 text-lg font-semibold text-white">
         <Icon size={18} aria-hidden="true" className="text-violet-300" />
         {title}
-      </h3>
+      </Heading>
       {lines.length > 0 ? (
         <ul className="mt-3 grid gap-2 text-sm text-slate-200">
           {lines.map((line, i) => (
