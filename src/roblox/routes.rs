@@ -147,6 +147,10 @@ impl KeyRequests {
                 return *count;
             }
         }
+        // Usage is written behind: write the queue (this call included) before reading it.
+        if let Err(e) = state.keys.flush_usage().await {
+            tracing::warn!("API key usage not written before reading it: {e}");
+        }
         let read = state
             .db
             .read(move |c| {
@@ -158,7 +162,6 @@ impl KeyRequests {
             })
             .await
             .unwrap_or(0);
-        // This call is being counted beside the handler; include it.
         let count = read.max(1);
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if map.len() > 10_000 {

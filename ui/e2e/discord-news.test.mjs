@@ -48,11 +48,11 @@ describe('updates page with Discord', () => {
       assert.match(await source.innerText(), /^Extractive summary of 3 messages,/);
       assert.ok(await source.locator('time').getAttribute('datetime'));
 
-      const button = page.getByRole('button', { name: 'Refresh' });
+      const button = page.getByRole('button', { name: 'Refresh', exact: true });
       const started = Date.now();
       await button.click();
-      await visible(page.getByRole('button', { name: 'Refreshing...' }));
-      await visible(page.getByRole('button', { name: 'Refresh' }), 3000);
+      await visible(page.getByRole('button', { name: 'Refreshing...', exact: true }));
+      await visible(page.getByRole('button', { name: 'Refresh', exact: true }), 3000);
       const took = Date.now() - started;
       assert.ok(took >= 900 && took < 2500, `Refreshing... shown for about a second (${took} ms)`);
       env.assertNoConsoleErrors(page);
