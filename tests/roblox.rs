@@ -15,14 +15,7 @@ const ELC: &str = "elc = [2124001, 2124002, 2124003]";
 
 /// The bundled site file with ELC badges, tracked badges and `extra` replacements applied.
 fn site_file(dir: &Path, replacements: &[(&str, &str)]) -> PathBuf {
-    let mut text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/site.toml")).unwrap();
-    for (from, to) in [("elc = []", ELC)].iter().chain(replacements) {
-        assert!(text.contains(from), "the site file has no {from:?}");
-        text = text.replacen(from, to, 1);
-    }
-    let path = dir.join("site.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    common::edited_site_file(dir, [("elc = []", ELC)].iter().chain(replacements))
 }
 
 struct Setup {

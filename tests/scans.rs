@@ -18,14 +18,7 @@ const FAST: [(&str, &str); 2] = [
 ];
 
 fn site_file(dir: &Path, replacements: &[(&str, &str)]) -> PathBuf {
-    let mut text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/site.toml")).unwrap();
-    for (from, to) in FAST.iter().chain(replacements) {
-        assert!(text.contains(from), "the site file has no {from:?}");
-        text = text.replacen(from, to, 1);
-    }
-    let path = dir.join("site.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    common::edited_site_file(dir, FAST.iter().chain(replacements))
 }
 
 struct Setup {

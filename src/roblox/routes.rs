@@ -131,6 +131,22 @@ fn elc_badges(report: &PlayerReport) -> ElcBadges {
     }
 }
 
+/// How a lookup of one player can fail (the answers of every player lookup, in the API document).
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+enum LookupFailures {
+    #[response(status = 400, description = "Not a valid Roblox username")]
+    BadUsername,
+    #[response(status = 404, description = "No Roblox account has this username")]
+    UnknownUser,
+    #[response(status = 502, description = "Roblox failed or sent an unreadable answer")]
+    Upstream,
+    #[response(status = 503, description = "Roblox is rate-limiting lookups (Retry-After says when to try again)")]
+    Throttled,
+    #[response(status = 504, description = "Roblox did not answer in time")]
+    Timeout,
+}
+
 /// Counts for `apiKey.requests`: a SQLite read at most every 2 s per key, counted up in between.
 #[derive(Default)]
 pub struct KeyRequests(Mutex<HashMap<i64, (i64, i64)>>);
@@ -177,11 +193,7 @@ impl KeyRequests {
     params(("username" = String, Path, description = "A Roblox username: 3-20 letters, digits and at most one underscore (not first or last)")),
     responses(
         (status = 200, description = "The player, classified", body = NewgenCheck),
-        (status = 400, description = "Not a valid Roblox username"),
-        (status = 404, description = "No Roblox account has this username"),
-        (status = 502, description = "Roblox failed or sent an unreadable answer"),
-        (status = 503, description = "Roblox is rate-limiting lookups (Retry-After says when to try again)"),
-        (status = 504, description = "Roblox did not answer in time")))]
+        LookupFailures))]
 pub(crate) async fn newgen_check(
     State(state): State<AppState>,
     Extension(ApiCaller(key)): Extension<ApiCaller>,
@@ -264,11 +276,7 @@ pub struct BotAnalysis {
     params(("username" = String, Path, description = "A Roblox username")),
     responses(
         (status = 200, description = "The analysis", body = BotAnalysis),
-        (status = 400, description = "Not a valid Roblox username"),
-        (status = 404, description = "No Roblox account has this username"),
-        (status = 502, description = "Roblox failed or sent an unreadable answer"),
-        (status = 503, description = "Roblox is rate-limiting lookups (Retry-After)"),
-        (status = 504, description = "Roblox did not answer in time")))]
+        LookupFailures))]
 pub(crate) async fn analyze(
     State(state): State<AppState>,
     Path(username): Path<String>,
@@ -345,11 +353,7 @@ pub struct QuickCheck {
     params(("username" = String, Path, description = "A Roblox username")),
     responses(
         (status = 200, description = "The quick check", body = QuickCheck),
-        (status = 400, description = "Not a valid Roblox username"),
-        (status = 404, description = "No Roblox account has this username"),
-        (status = 502, description = "Roblox failed or sent an unreadable answer"),
-        (status = 503, description = "Roblox is rate-limiting lookups (Retry-After)"),
-        (status = 504, description = "Roblox did not answer in time")))]
+        LookupFailures))]
 pub(crate) async fn quick_check(
     State(state): State<AppState>,
     Path(username): Path<String>,

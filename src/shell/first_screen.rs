@@ -37,25 +37,11 @@ pub fn fill(template: &str, site: &Value) -> Result<String, String> {
             Some("initial") => text.chars().next().map(String::from).unwrap_or_default(),
             Some(other) => return Err(format!("unknown filter `{other}` in `{token}`")),
         };
-        escape_into(&mut out, &text);
+        out.push_str(&super::head::attr(&text));
         rest = &after[end + CLOSE.len_utf8()..];
     }
     out.push_str(rest);
     Ok(out)
-}
-
-/// Escapes for HTML text and for quoted attribute values alike.
-fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
 }
 
 #[cfg(test)]

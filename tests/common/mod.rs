@@ -128,6 +128,18 @@ impl Drop for Server {
     }
 }
 
+/// A copy of the bundled data/site.toml in `dir`, each `(from, to)` replaced once (`from` must be there).
+pub fn edited_site_file<'a>(dir: &Path, edits: impl IntoIterator<Item = &'a (&'a str, &'a str)>) -> PathBuf {
+    let mut text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/site.toml")).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "the site file has no {from:?}");
+        text = text.replacen(from, to, 1);
+    }
+    let path = dir.join("site.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 pub fn client() -> reqwest::Client {
     fanhub::llm::install_crypto();
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
