@@ -319,18 +319,31 @@ impl Sort {
         }
     }
 
+    /// The order, as it reads on `players p`. Each is an index's order (players_generation,
+    /// players_elc, players_created, players_checked and their generation twins), ending in the
+    /// rowid so pages never overlap.
     fn order_by(self) -> &'static str {
         match self {
-            // NULL (award dates unknown) sorts last in DESC; the order is players_generation's / players_elc's.
-            Self::Elc => "p.elc_count DESC, p.created ASC",
-            Self::Oldest => "p.created ASC, p.user_id",
-            Self::Newest => "p.created DESC, p.user_id",
-            Self::Recent => "p.checked_at DESC, p.user_id",
+            // NULL (award dates unknown) sorts last in DESC.
+            Self::Elc => "p.elc_count DESC, p.created ASC, p.user_id ASC",
+            Self::Oldest => "p.created ASC, p.user_id ASC",
+            Self::Newest => "p.created DESC, p.user_id DESC",
+            Self::Recent => "p.checked_at DESC, p.user_id DESC",
         }
     }
 }
 
-/// One page of all stored players, optionally of one generation.
+/// How many players are stored, of one generation or of all (kept by triggers, see migration 0009).
+pub fn player_count(conn: &Connection, generation: Option<&str>) -> Result<u64, ApiError> {
+    let n: i64 = conn
+        .prepare_cached("SELECT COALESCE(SUM(players), 0) FROM player_counts WHERE ?1 IS NULL OR generation = ?1")?
+        .query_row([generation], |r| r.get(0))?;
+    Ok(n.max(0) as u64)
+}
+
+/// One page of all stored players, optionally of one generation. The page's user ids are read from
+/// the order's index alone and only then joined to their rows, so a deep page skips index
+/// entries, not table rows.
 pub fn leaderboard(
     conn: &Connection,
     generation: Option<&str>,
@@ -338,19 +351,19 @@ pub fn leaderboard(
     offset: u64,
     limit: u32,
 ) -> Result<(Vec<PlayerEntry>, u64), ApiError> {
-    let filter = if generation.is_some() { "WHERE p.generation = ?3" } else { "WHERE ?3 IS NULL" };
-    let total: i64 =
-        conn.query_row(&format!("SELECT COUNT(*) FROM players p {}", filter.replace("?3", "?1")), [generation], |r| r.get(0))?;
+    let total = player_count(conn, generation)?;
+    let filter = if generation.is_some() { "p.generation = ?3" } else { "?3 IS NULL" };
+    let order = sort.order_by();
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {PLAYER_COLUMNS} FROM players p {filter} ORDER BY {} LIMIT ?1 OFFSET ?2",
-        sort.order_by()
+        "SELECT {PLAYER_COLUMNS} FROM (SELECT p.user_id FROM players p WHERE {filter} ORDER BY {order} LIMIT ?1 OFFSET ?2) page
+         JOIN players p ON p.user_id = page.user_id ORDER BY {order}"
     ))?;
     let mut rank = offset;
     let rows = stmt.query_map(params![limit, offset as i64, generation], |r| {
         rank += 1;
         player_entry(r, rank, false)
     })?;
-    Ok((rows.collect::<Result<_, _>>()?, total as u64))
+    Ok((rows.collect::<Result<_, _>>()?, total))
 }
 
 /// One page of a group's members ranked: veterans first, then by ELC badges, then the oldest account.
@@ -614,6 +627,80 @@ mod tests {
         let (page, total) = leaderboard(&tx, Some("Oldgen"), Sort::Elc, 1, 1).unwrap();
         assert_eq!((page[0].username.as_str(), page[0].rank, total), ("Abxc", 2, 3));
         assert_eq!(leaderboard(&tx, Some("Newgen"), Sort::Elc, 0, 10).unwrap().1, 0);
+        tx.commit().unwrap();
+    }
+
+    fn player(id: u64, generation: &str, elc: Option<u32>, created_year: u64, checked_at: i64) -> crate::roblox::store::PlayerRow {
+        crate::roblox::store::PlayerRow {
+            user_id: id,
+            username: format!("P{id}"),
+            display_name: format!("P{id}"),
+            verified: false,
+            banned: false,
+            created: format!("{created_year}-01-01T00:00:00Z"),
+            generation: generation.into(),
+            classification: "Veteran".into(),
+            is_newgen: generation == "Newgen",
+            is_veteran: generation != "Newgen",
+            elc_count: elc,
+            confidence: 80,
+            checked_at,
+        }
+    }
+
+    #[test]
+    fn the_counts_follow_every_change_and_pages_walk_each_order_without_overlap() {
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let tx = conn.transaction().unwrap();
+        let generations = ["OG", "Oldgen", "Midgen", "Newgen"];
+        // Many ties (same year, same ELC count, same check time), so only the user id orders them.
+        for id in 1..=250u64 {
+            let elc = if id % 5 == 0 { None } else { Some((id % 3) as u32) };
+            let row = player(id, generations[(id % 4) as usize], elc, 2010 + id % 4, (id % 6) as i64);
+            crate::roblox::store::upsert_player(&tx, &row).unwrap();
+        }
+        assert_eq!(player_count(&tx, None).unwrap(), 250);
+        assert_eq!(player_count(&tx, Some("Oldgen")).unwrap(), 63);
+        // A player re-checked into another generation moves between the counts; a lookup without
+        // award dates keeps the count an earlier one found.
+        crate::roblox::store::upsert_player(&tx, &player(1, "Newgen", None, 2024, 9)).unwrap();
+        assert_eq!((player_count(&tx, Some("Oldgen")).unwrap(), player_count(&tx, Some("Newgen")).unwrap()), (62, 63));
+        tx.execute("DELETE FROM players WHERE user_id = 2", []).unwrap();
+        assert_eq!((player_count(&tx, None).unwrap(), player_count(&tx, Some("Midgen")).unwrap()), (249, 62));
+        assert_eq!(player_count(&tx, Some("Nothing")).unwrap(), 0);
+
+        for generation in [None, Some("Oldgen")] {
+            for sort in Sort::NAMES.map(|n| Sort::parse(n).unwrap()) {
+                let mut expected: Vec<(i64, Option<u32>, String, i64)> = tx
+                    .prepare("SELECT user_id, elc_count, created, checked_at FROM players WHERE ?1 IS NULL OR generation = ?1")
+                    .unwrap()
+                    .query_map([generation], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap();
+                expected.sort_by(|a, b| match sort {
+                    // None sorts last: Option's order puts it first, so reverse.
+                    Sort::Elc => b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)),
+                    Sort::Oldest => a.2.cmp(&b.2).then(a.0.cmp(&b.0)),
+                    Sort::Newest => b.2.cmp(&a.2).then(b.0.cmp(&a.0)),
+                    Sort::Recent => b.3.cmp(&a.3).then(b.0.cmp(&a.0)),
+                });
+                let mut walked = Vec::new();
+                for page in 0.. {
+                    let (entries, total) = leaderboard(&tx, generation, sort, page * 7, 7).unwrap();
+                    assert_eq!(total, expected.len() as u64);
+                    if entries.is_empty() {
+                        break;
+                    }
+                    for (i, e) in entries.iter().enumerate() {
+                        assert_eq!(e.rank, page * 7 + i as u64 + 1);
+                    }
+                    walked.extend(entries.iter().map(|e| e.user_id));
+                }
+                let expected: Vec<u64> = expected.iter().map(|e| e.0 as u64).collect();
+                assert_eq!(walked, expected, "{generation:?} {sort:?}");
+            }
+        }
         tx.commit().unwrap();
     }
 }
