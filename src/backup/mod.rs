@@ -4,7 +4,8 @@
 //! A backup is one tar archive, `DATA_DIR/backups/fanhub-YYYYmmdd-HHMMSS.tar`, holding a
 //! consistent copy of the database (`fanhub.db`, written by `VACUUM INTO`) and the `uploads/`
 //! folder. It is written under a hidden temporary name, synced, and renamed: a final name
-//! never holds half a file, even after kill -9.
+//! never holds half a file, even after kill -9. It is written by a thread at the lowest CPU
+//! priority, so the site keeps its speed while a large database is copied.
 
 pub mod archive;
 pub mod lock;
@@ -105,14 +106,18 @@ impl Backups {
     pub async fn run_now(&self, db: &Db, data_dir: &Path) -> Option<Result<BackupInfo, String>> {
         let _writing = self.writing.try_lock().ok()?;
         let (db, data_dir, dir, keep) = (db.clone(), data_dir.to_owned(), self.dir.clone(), self.options.backup_keep);
-        let result = tokio::task::spawn_blocking(move || {
-            let info = archive::write(&db, &data_dir, &dir)?;
-            let pruned = archive::prune(&dir, keep as usize)?;
-            Ok::<_, String>((info, pruned))
-        })
-        .await
-        .map_err(|e| format!("backup task: {e}"))
-        .and_then(|r| r);
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let writer = move || {
+            lowest_priority();
+            let result = archive::write(&db, &data_dir, &dir)
+                .and_then(|info| archive::prune(&dir, keep as usize).map(|pruned| (info, pruned)));
+            let _ = answer.send(result);
+        };
+        // A thread of its own, not the blocking pool: its priority is lowered for good.
+        let result = match std::thread::Builder::new().name("backup".into()).spawn(writer) {
+            Ok(_) => answered.await.unwrap_or_else(|_| Err("the backup thread ended without an answer".into())),
+            Err(e) => Err(format!("cannot start the backup thread: {e}")),
+        };
         Some(result.map(|(info, pruned)| {
             tracing::info!(
                 "backup written: {} ({} bytes){}",
@@ -122,6 +127,18 @@ impl Backups {
             );
             info
         }))
+    }
+}
+
+/// Gives the calling thread the lowest CPU priority (nice 19; on Linux the I/O priority follows),
+/// so a backup of a large database takes the cores only when fans' requests leave them idle.
+/// Returns the thread's nice value afterwards.
+fn lowest_priority() -> i32 {
+    // SAFETY: setpriority and getpriority only read their integer arguments; on Linux, `who = 0`
+    // with PRIO_PROCESS names the calling thread, whose nice value is its own.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+        libc::getpriority(libc::PRIO_PROCESS, 0)
     }
 }
 
@@ -164,6 +181,15 @@ pub async fn schedule(state: AppState, job: JobHandle) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_backup_thread_runs_at_the_lowest_priority_and_only_it() {
+        let nice = std::thread::spawn(lowest_priority).join().unwrap();
+        assert_eq!(nice, 19);
+        // SAFETY: as in lowest_priority.
+        let here = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        assert!(here < 19, "the test thread keeps its priority: {here}");
+    }
 
     #[test]
     fn intervals_read_like_humantime() {
