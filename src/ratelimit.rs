@@ -1,5 +1,7 @@
-//! Brute-force limits: at most 10 attempts a minute per IP on the sign-in and admin-access
-//! endpoints, and a growing wait per username after 5 failed logins.
+//! Limits per caller: brute-force limits (at most 10 attempts a minute per IP on the sign-in and
+//! admin-access endpoints, a growing wait per username after 5 failed logins) and `PerIp`, how
+//! often one address may do a costly thing (new API keys, ad submissions, abuse reports, Roblox
+//! lookups).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -47,6 +49,40 @@ impl AuthLimiter {
 impl Default for AuthLimiter {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// At most `n` of one thing per minute or hour from one address; a refusal is a 429 with
+/// Retry-After and a sentence that names the limit.
+pub struct PerIp {
+    limiter: DefaultKeyedRateLimiter<IpAddr>,
+    refusal: String,
+}
+
+impl PerIp {
+    /// `what` is plural and complete: "new API keys" gives "At most 10 new API keys an hour from one address."
+    pub fn per_hour(n: u32, what: &str) -> Self {
+        Self::new(Quota::per_hour(NonZeroU32::new(n).expect("a non-zero limit")), format!("At most {n} {what} an hour from one address."))
+    }
+
+    pub fn per_minute(n: u32, what: &str) -> Self {
+        Self::new(Quota::per_minute(NonZeroU32::new(n).expect("a non-zero limit")), format!("At most {n} {what} a minute from one address."))
+    }
+
+    fn new(quota: Quota, refusal: String) -> Self {
+        Self { limiter: RateLimiter::keyed(quota), refusal }
+    }
+
+    /// Counts one from `ip`, or refuses it without counting.
+    pub fn check(&self, ip: IpAddr) -> Result<(), ApiError> {
+        self.limiter.check_key(&ip).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            ApiError::too_many_requests(wait.as_secs() + 1).with_message(self.refusal.clone())
+        })
+    }
+
+    pub fn forget_idle(&self) {
+        self.limiter.retain_recent();
     }
 }
 

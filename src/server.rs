@@ -108,7 +108,7 @@ pub fn build_state(
         login_throttle: Default::default(),
         challenges: Default::default(),
         keys,
-        submissions: Default::default(),
+        submissions: crate::ads::submission_limit(),
         llm,
         discord,
         banner_expiry: Default::default(),
@@ -190,6 +190,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             health_state.keys.forget_idle();
             health_state.submissions.forget_idle();
             health_state.scans.reports.forget_idle();
+            health_state.roblox.bot_lookups.forget_idle();
         }
     });
     let maintenance_state = state.clone();

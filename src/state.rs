@@ -44,7 +44,7 @@ pub struct Inner {
     pub login_throttle: LoginThrottle,
     pub challenges: Challenges,
     pub keys: KeyRing,
-    pub submissions: crate::ads::Submissions,
+    pub submissions: crate::ratelimit::PerIp,
     /// Roblox lookups, the newgen classification and the badge monitor.
     pub roblox: crate::roblox::Roblox,
     /// Group scans: the runner's cancel flags and rates, the abuse report limiter.

@@ -275,6 +275,37 @@ async fn banned_players_hidden_inventories_and_pending_thumbnails() {
     assert_eq!(status, 200);
     assert!(r["avatarUrl"].as_str().unwrap().starts_with("data:image/svg+xml"), "{r}");
     assert_eq!(fake.calls(fake_roblox::HEADSHOTS), 3, "the first ask and two retries");
+    // The placeholder is not kept either: the next lookup asks for the headshot (only it) again.
+    fake.set(|m| m.pending_thumbnails = 0);
+    let (_, _, r) = newgen(&server, &key, "PendingQuinn").await;
+    assert!(r["avatarUrl"].as_str().unwrap().starts_with("https://"), "{r}");
+    assert_eq!((fake.calls(fake_roblox::HEADSHOTS), fake.calls(fake_roblox::USER)), (4, 1));
+}
+
+#[tokio::test]
+async fn a_temporary_failure_of_the_award_dates_is_asked_again_at_the_next_lookup() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.award_dates_need_cookie = false;
+        m.malformed = vec![fake_roblox::AWARDED_DATES.into()];
+    });
+    let setup = Setup::new(&fake, &[], &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    let (status, _, r) = newgen(&server, &key, "VetBravo").await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!((r["elcBadges"]["available"].as_bool(), r["elcBadges"]["unavailableCode"].as_str()), (Some(false), Some("temporary")));
+
+    fake.set(|m| m.malformed.clear());
+    let (_, _, r) = newgen(&server, &key, "VetBravo").await;
+    assert_eq!((r["elcBadges"]["available"].as_bool(), r["elcBadges"]["count"].as_u64()), (Some(true), Some(3)), "{r}");
+    assert_eq!(fake.calls(fake_roblox::USER), 1, "the profile stayed cached");
+
+    // Known award dates are kept: another lookup asks Roblox nothing.
+    let before = (fake.calls(fake_roblox::AWARDED_DATES), fake.calls(fake_roblox::HEADSHOTS));
+    let (_, _, again) = newgen(&server, &key, "VetBravo").await;
+    assert_eq!(again["elcBadges"]["count"], 3);
+    assert_eq!((fake.calls(fake_roblox::AWARDED_DATES), fake.calls(fake_roblox::HEADSHOTS)), before);
 }
 
 #[tokio::test]
@@ -483,4 +514,35 @@ async fn group_pages_and_background_share_through_the_library() {
     roblox.group_info(5150, Priority::Interactive).await.unwrap();
     let calls = jobs.upstream_snapshot();
     assert!(calls.iter().any(|(s, e, c)| s == "roblox" && e == "groups/v1/groups/{id}/users" && c.calls == 3), "{calls:?}");
+}
+
+#[tokio::test]
+async fn the_bot_api_limits_lookups_that_ask_roblox_per_address_never_cached_ones() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| m.award_dates_need_cookie = false);
+    let setup = Setup::new(&fake, &[], &[]);
+    let server = setup.start();
+    let (status, _, body) = get(&server, "/api/discord-bot/check/VetCached").await;
+    assert_eq!(status, 200, "{body}");
+    // A name Roblox could not hold is refused before it counts.
+    for _ in 0..25 {
+        let (status, _, _) = get(&server, "/api/discord-bot/check/no!such!name").await;
+        assert_eq!(status, 400);
+    }
+    for i in 2..=20 {
+        let path = if i % 2 == 0 { format!("/api/discord-bot/check/NewLimit{i}") } else { format!("/api/discord-bot/analyze/VetLimit{i}") };
+        let (status, _, body) = get(&server, &path).await;
+        assert_eq!(status, 200, "{path}: {body}");
+    }
+    let asked = fake.calls(fake_roblox::USERNAMES);
+    let (status, headers, body) = get(&server, "/api/discord-bot/analyze/OgOneTooMany").await;
+    assert_error_shape(status, &body, 429);
+    assert!(body["message"].as_str().unwrap().starts_with("At most 20 lookups"), "{body}");
+    assert!(headers.contains_key("retry-after"));
+    assert_eq!(fake.calls(fake_roblox::USERNAMES), asked, "the refused lookup never reached Roblox");
+    // Players already looked up are still answered, from the cache.
+    let (status, _, cached) = get(&server, "/api/discord-bot/analyze/VetCached").await;
+    assert_eq!((status, cached["username"].as_str()), (200, Some("VetCached")), "{cached}");
+    let (status, _, _) = get(&server, "/api/discord-bot/check/NewLimit2").await;
+    assert_eq!(status, 200);
 }

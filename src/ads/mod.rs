@@ -8,7 +8,6 @@ pub mod image;
 pub mod review;
 pub mod store;
 
-use std::num::NonZeroU32;
 use std::path::{Path as FsPath, PathBuf};
 
 use axum::Extension;
@@ -18,8 +17,7 @@ use axum::extract::{DefaultBodyLimit, Multipart, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use crate::ratelimit::PerIp;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -40,18 +38,9 @@ const MAX_CUSTOM_MESSAGE: usize = 200;
 const MAX_TEXT_FIELD: usize = 16 * 1024;
 const MISSING: &str = "Missing Information: Please fill in website URL, description, and upload an image";
 
-pub struct Submissions(DefaultKeyedRateLimiter<std::net::IpAddr>);
-
-impl Default for Submissions {
-    fn default() -> Self {
-        Self(RateLimiter::keyed(Quota::per_hour(NonZeroU32::new(SUBMISSIONS_PER_HOUR).expect("non-zero"))))
-    }
-}
-
-impl Submissions {
-    pub fn forget_idle(&self) {
-        self.0.retain_recent();
-    }
+/// The limit on advertisement submissions from one address.
+pub fn submission_limit() -> PerIp {
+    PerIp::per_hour(SUBMISSIONS_PER_HOUR, "advertisement submissions")
 }
 
 pub fn uploads_dir(data_dir: &FsPath) -> PathBuf {
@@ -272,10 +261,7 @@ pub(crate) async fn submit(
     })?;
     let parts = read_parts(form).await?;
     let fields = check_fields(&parts)?;
-    state.submissions.0.check_key(&client.ip).map_err(|not_until| {
-        ApiError::too_many_requests(not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1)
-            .with_message("At most 5 advertisement submissions an hour from one address.")
-    })?;
+    state.submissions.check(client.ip)?;
     let (file_name, bytes) = parts.image.unwrap_or_default();
     let uploads = uploads_dir(&state.data_dir);
     // Decoding, re-encoding and the file write are heavy, blocking work.

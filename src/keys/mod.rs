@@ -11,8 +11,6 @@ pub mod store;
 pub mod usage;
 
 use std::collections::HashMap;
-use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::RwLock;
 
 use axum::extract::State;
@@ -20,8 +18,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::{Extension, Router};
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use crate::ratelimit::PerIp;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -87,7 +84,7 @@ pub struct KeyRing {
     live: RwLock<HashMap<Vec<u8>, std::sync::Arc<LiveKey>>>,
     pub limits: limits::RateLimits,
     usage: usage::UsageLog,
-    new_keys: DefaultKeyedRateLimiter<IpAddr>,
+    new_keys: PerIp,
     public_key: String,
 }
 
@@ -104,12 +101,11 @@ impl KeyRing {
         for (key_id, hours) in &recent {
             limits.seed(*key_id, hours, now);
         }
-        let quota = Quota::per_hour(NonZeroU32::new(NEW_KEYS_PER_HOUR).expect("non-zero"));
         Ok(Self {
             live: RwLock::new(live.into_iter().map(|(hash, key)| (hash, std::sync::Arc::new(key))).collect()),
             limits,
             usage: usage::UsageLog::start(db.clone(), ip_secret),
-            new_keys: RateLimiter::keyed(quota),
+            new_keys: PerIp::per_hour(NEW_KEYS_PER_HOUR, "new API keys"),
             public_key,
         })
     }
@@ -141,7 +137,7 @@ impl KeyRing {
 
     pub fn forget_idle(&self) {
         self.limits.forget_idle(jiff::Timestamp::now().as_second());
-        self.new_keys.retain_recent();
+        self.new_keys.forget_idle();
     }
 }
 
@@ -207,10 +203,7 @@ pub(crate) async fn generate_key(
     Json(body): Json<NewKey>,
 ) -> Result<Response, ApiError> {
     let name = validate_name(&body.name)?;
-    state.keys.new_keys.check_key(&client.ip).map_err(|not_until| {
-        ApiError::too_many_requests(not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1)
-            .with_message("At most 10 new API keys an hour from one address.")
-    })?;
+    state.keys.new_keys.check(client.ip)?;
     let user = sessions::signed_in(&state, &headers).await?;
     let mut new_cookie = None;
     let owner = match (user, owner_token(&headers)) {

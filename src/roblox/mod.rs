@@ -308,6 +308,8 @@ pub struct Inner {
     by_id: cache::Coalescer<u64, Result<Arc<PlayerReport>, RobloxError>>,
     pub monitor: monitor::Monitor,
     pub(crate) key_requests: routes::KeyRequests,
+    /// Lookups through the bot API (which takes no key) that ask Roblox, per caller.
+    pub(crate) bot_lookups: crate::ratelimit::PerIp,
 }
 
 impl std::ops::Deref for Roblox {
@@ -413,6 +415,7 @@ impl Roblox {
             by_id: Default::default(),
             monitor: monitor::Monitor::new(config.badges.tracked.len()),
             key_requests: Default::default(),
+            bot_lookups: routes::bot_lookup_limit(),
             config,
         }))
     }
@@ -451,8 +454,26 @@ impl Roblox {
     async fn fetch_by_name(&self, username: String, key: String, priority: Priority) -> Result<Arc<PlayerReport>, RobloxError> {
         let id = self.resolve(&username, &key, priority).await?;
         let report = self.by_id.run(id, || self.report_for(id, priority)).await?;
-        self.reports.insert(key, report.clone(), report.checked_at_ms);
+        self.remember(key, &report);
         Ok(report)
+    }
+
+    /// Keeps a report for cached lookups as long as its shortest-lived part: the profile's hours
+    /// when the award dates were read, the hour of a refusal (a cookie may be set meanwhile), and
+    /// not at all after a temporary failure or without a headshot (the placeholder), so the next
+    /// lookup asks for what is missing again (only that: the rest stays cached).
+    fn remember(&self, key: String, report: &Arc<PlayerReport>) {
+        if report.avatar_url == PLACEHOLDER_AVATAR {
+            return;
+        }
+        let stamp = match &report.awards {
+            Awards::Known(_) => report.checked_at_ms,
+            Awards::Unavailable(Unavailable::Temporary(_)) => return,
+            Awards::Unavailable(_) => {
+                report.checked_at_ms - self.profile_ttl_ms() + REFUSED_AWARDS_TTL_MS.min(self.profile_ttl_ms())
+            }
+        };
+        self.reports.insert(key, report.clone(), stamp);
     }
 
     /// Username -> user id: memory, then SQLite, then `POST users/v1/usernames/users`.
@@ -543,7 +564,7 @@ impl Roblox {
             checked_at: report.checked_at_ms,
         };
         self.persist(rows, Some(player)).await;
-        self.reports.insert(report.profile.name.to_ascii_lowercase(), report.clone(), report.checked_at_ms);
+        self.remember(report.profile.name.to_ascii_lowercase(), &report);
         Ok(report)
     }
 

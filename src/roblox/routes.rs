@@ -2,7 +2,7 @@
 //! the badge monitor. Answers use the spec's names (section 3) plus a few extra fields.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -16,6 +16,7 @@ use utoipa::ToSchema;
 use super::{Awards, Evidence, PlayerReport, Priority};
 use crate::db::now_ms;
 use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
 use crate::http::extract::Path;
 use crate::keys::guard::{ApiCaller, require_api_key};
 use crate::state::AppState;
@@ -23,6 +24,25 @@ use crate::state::AppState;
 /// How stale the `apiKey.requests` figure may be (it is re-read from SQLite at most this often
 /// per key, and counted up in memory in between).
 const KEY_REQUESTS_REFRESH_MS: i64 = 2_000;
+
+/// The bot API takes no key: a player already looked up is answered to anyone, but at most this
+/// many lookups a minute that ask Roblox come from one address, so no caller spends the site's
+/// Roblox budget alone.
+pub const BOT_LOOKUPS_PER_MINUTE: u32 = 20;
+
+pub fn bot_lookup_limit() -> crate::ratelimit::PerIp {
+    crate::ratelimit::PerIp::per_minute(BOT_LOOKUPS_PER_MINUTE, "lookups of players not looked up recently")
+}
+
+/// A bot API lookup: from the cache for anyone, else counted against the caller's address (a
+/// name Roblox could not hold is refused first, uncounted).
+async fn bot_lookup(state: &AppState, client: ClientIp, username: &str) -> Result<Arc<PlayerReport>, ApiError> {
+    super::classify::check_username(username.trim()).map_err(super::RobloxError::BadUsername)?;
+    if state.roblox.cached(username).is_none() {
+        state.roblox.bot_lookups.check(client.ip)?;
+    }
+    Ok(state.roblox.lookup(username, Priority::Interactive).await?)
+}
 
 pub fn router(state: AppState) -> Router<AppState> {
     let keyed = Router::new()
@@ -190,7 +210,7 @@ impl KeyRequests {
 
 /// Is this player a newgen? Roblox's data for one username, classified by the site's rules.
 #[utoipa::path(get, path = "/api/newgen-check/{username}", tag = "roblox", operation_id = "newgenCheck", security(("apiKey" = [])),
-    params(("username" = String, Path, description = "A Roblox username: 3-20 letters, digits and at most one underscore (not first or last)")),
+    params(("username" = String, Path, description = "A Roblox username: 3-20 letters, digits and at most one underscore (not first or last)", min_length = 3, max_length = 20, pattern = r"^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$")),
     responses(
         (status = 200, description = "The player, classified", body = NewgenCheck),
         LookupFailures))]
@@ -273,15 +293,17 @@ pub struct BotAnalysis {
 
 /// Full analysis of a player for bots: profile, classification with its reason and evidence, ELC badges.
 #[utoipa::path(get, path = "/api/discord-bot/analyze/{username}", tag = "roblox", operation_id = "botAnalyze",
-    params(("username" = String, Path, description = "A Roblox username")),
+    params(("username" = String, Path, description = "A Roblox username: 3-20 letters, digits and at most one underscore (not first or last)", min_length = 3, max_length = 20, pattern = r"^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$")),
     responses(
         (status = 200, description = "The analysis", body = BotAnalysis),
-        LookupFailures))]
+        LookupFailures,
+        (status = 429, description = "More than 20 lookups a minute of players not looked up recently from this address (Retry-After says when)")))]
 pub(crate) async fn analyze(
     State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
 ) -> Result<Json<BotAnalysis>, ApiError> {
-    let report = state.roblox.lookup(&username, Priority::Interactive).await?;
+    let report = bot_lookup(&state, client, &username).await?;
     let (p, v) = (&report.profile, &report.verdict);
     let elc = elc_badges(&report);
     Ok(Json(BotAnalysis {
@@ -350,15 +372,17 @@ pub struct QuickCheck {
 
 /// A player's classification in one line, for bots.
 #[utoipa::path(get, path = "/api/discord-bot/check/{username}", tag = "roblox", operation_id = "botQuickCheck",
-    params(("username" = String, Path, description = "A Roblox username")),
+    params(("username" = String, Path, description = "A Roblox username: 3-20 letters, digits and at most one underscore (not first or last)", min_length = 3, max_length = 20, pattern = r"^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$")),
     responses(
         (status = 200, description = "The quick check", body = QuickCheck),
-        LookupFailures))]
+        LookupFailures,
+        (status = 429, description = "More than 20 lookups a minute of players not looked up recently from this address (Retry-After says when)")))]
 pub(crate) async fn quick_check(
     State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
 ) -> Result<Json<QuickCheck>, ApiError> {
-    let report = state.roblox.lookup(&username, Priority::Interactive).await?;
+    let report = bot_lookup(&state, client, &username).await?;
     let (p, v) = (&report.profile, &report.verdict);
     let owned = report.awards.owned();
     Ok(Json(QuickCheck {

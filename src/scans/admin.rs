@@ -19,7 +19,8 @@ const NOTE_MAX: usize = 500;
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ReportFilter {
-    /// open, reviewing, resolved or dismissed; all when absent.
+    /// open, reviewing, resolved or dismissed (any case); all when absent.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Oo][Pp][Ee][Nn]|[Rr][Ee][Vv][Ii][Ee][Ww][Ii][Nn][Gg]|[Rr][Ee][Ss][Oo][Ll][Vv][Ee][Dd]|[Dd][Ii][Ss][Mm][Ii][Ss][Ss][Ee][Dd])?\s*$")]
     state: Option<String>,
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
     page: Option<String>,
@@ -73,7 +74,8 @@ pub(crate) async fn list_reports(
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportChange {
-    /// open, reviewing, resolved or dismissed.
+    /// open, reviewing, resolved or dismissed (any case).
+    #[schema(pattern = r"^\s*([Oo][Pp][Ee][Nn]|[Rr][Ee][Vv][Ii][Ee][Ww][Ii][Nn][Gg]|[Rr][Ee][Ss][Oo][Ll][Vv][Ee][Dd]|[Dd][Ii][Ss][Mm][Ii][Ss][Ss][Ee][Dd])\s*$")]
     state: String,
     /// What was done, up to 500 characters.
     #[schema(max_length = 500)]

@@ -34,7 +34,7 @@ pub struct Scans {
     active: Mutex<HashMap<i64, Arc<AtomicBool>>>,
     progress: Mutex<HashMap<i64, VecDeque<(Instant, u64)>>>,
     /// 5 abuse reports an hour per IP.
-    pub reports: routes::ReportLimiter,
+    pub reports: crate::ratelimit::PerIp,
 }
 
 impl Default for Scans {
@@ -45,7 +45,7 @@ impl Default for Scans {
             max_running: DEFAULT_MAX_RUNNING,
             active: Default::default(),
             progress: Default::default(),
-            reports: Default::default(),
+            reports: routes::report_limit(),
         }
     }
 }

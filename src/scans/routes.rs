@@ -1,14 +1,12 @@
 //! The keyed `/api/v1` calls of group scans, leaderboards, search and abuse reports. The key
 //! guard (`keys::guard`) runs in front of every one of them (see `v1::router`).
 
-use std::num::NonZeroU32;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use crate::ratelimit::PerIp;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -34,18 +32,9 @@ const SCANNED_BY_MAX: usize = 64;
 const MAX_GROUP_ID: u64 = (1 << 53) - 1;
 
 /// 5 abuse reports an hour per client IP.
-pub struct ReportLimiter(DefaultKeyedRateLimiter<std::net::IpAddr>);
-
-impl Default for ReportLimiter {
-    fn default() -> Self {
-        Self(RateLimiter::keyed(Quota::per_hour(NonZeroU32::new(REPORTS_PER_HOUR).expect("non-zero"))))
-    }
-}
-
-impl ReportLimiter {
-    pub fn forget_idle(&self) {
-        self.0.retain_recent();
-    }
+/// The limit on abuse reports from one address.
+pub fn report_limit() -> PerIp {
+    PerIp::per_hour(REPORTS_PER_HOUR, "abuse reports")
 }
 
 /// A positive id (a JSON number, or a string of digits).
@@ -81,10 +70,10 @@ fn plain_text(field: &str, raw: Option<&str>, min: usize, max: usize) -> Result<
 #[schema(rename_all = "camelCase")]
 pub struct ScanRequest {
     /// The Roblox group id (a positive whole number; a string of digits is accepted too).
-    #[schema(value_type = u64, minimum = 1)]
+    #[schema(value_type = u64, required = true, minimum = 1, maximum = 9007199254740991.0)]
     group_id: Option<serde_json::Value>,
-    /// Who asked, shown with the scan: 1-64 characters.
-    #[schema(min_length = 1, max_length = 64)]
+    /// Who asked, shown with the scan: 1-64 characters after trimming, no control characters.
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 64, pattern = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$")]
     scanned_by: Option<String>,
 }
 
@@ -177,7 +166,7 @@ pub(crate) async fn scan_status(
 #[serde(rename_all = "camelCase")]
 #[schema(rename_all = "camelCase")]
 pub struct ResumeRequest {
-    #[schema(value_type = u64, minimum = 1)]
+    #[schema(value_type = u64, required = true, minimum = 1, maximum = 9007199254740991.0)]
     scan_id: Option<serde_json::Value>,
 }
 
@@ -308,8 +297,8 @@ pub(crate) async fn all_group_leaderboards(
 pub struct LeaderboardQuery {
     /// One of the site's generations (`[classification.generations]` names, any case); all when absent.
     generation: Option<String>,
-    /// elc (default: most ELC badges first), oldest, newest or recent (last checked).
-    #[param(value_type = Option<String>)]
+    /// elc (default: most ELC badges first), oldest, newest or recent (last checked); any case.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Ee][Ll][Cc]|[Oo][Ll][Dd][Ee][Ss][Tt]|[Nn][Ee][Ww][Ee][Ss][Tt]|[Rr][Ee][Cc][Ee][Nn][Tt])?\s*$")]
     sort: Option<String>,
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
     page: Option<String>,
@@ -358,10 +347,11 @@ pub(crate) async fn leaderboard(
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
     /// 1-100 characters: the start of a username or display name, or part of a group's name or its id.
+    #[param(value_type = String, min_length = 1, max_length = 100, pattern = r"\S")]
     q: Option<String>,
-    /// players, groups or all (default).
+    /// players, groups or all (default); any case.
     #[serde(rename = "type")]
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Pp][Ll][Aa][Yy][Ee][Rr][Ss]|[Gg][Rr][Oo][Uu][Pp][Ss]|[Aa][Ll][Ll])?\s*$")]
     kind: Option<String>,
     /// At most this many of each kind, 1-100 (default 20).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
@@ -407,15 +397,20 @@ pub(crate) async fn search(State(state): State<AppState>, Query(q): Query<Search
 #[schema(rename_all = "camelCase")]
 pub struct ReportRequest {
     /// A Roblox username (3-20 letters, digits, at most one underscore not at either end).
+    #[schema(value_type = String, required = true, min_length = 3, max_length = 20, pattern = r"^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$")]
     reporter_username: Option<String>,
     /// A Roblox username, not the reporter's.
+    #[schema(value_type = String, required = true, min_length = 3, max_length = 20, pattern = r"^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$")]
     target_username: Option<String>,
-    /// exploiting, scamming, harassment, impersonation, inappropriate-content, botting or other.
+    /// exploiting, scamming, harassment, impersonation, inappropriate-content, botting or other; any case.
+    #[schema(value_type = String, required = true, pattern = r"^\s*([Ee][Xx][Pp][Ll][Oo][Ii][Tt][Ii][Nn][Gg]|[Ss][Cc][Aa][Mm][Mm][Ii][Nn][Gg]|[Hh][Aa][Rr][Aa][Ss][Ss][Mm][Ee][Nn][Tt]|[Ii][Mm][Pp][Ee][Rr][Ss][Oo][Nn][Aa][Tt][Ii][Oo][Nn]|[Ii][Nn][Aa][Pp][Pp][Rr][Oo][Pp][Rr][Ii][Aa][Tt][Ee]\-[Cc][Oo][Nn][Tt][Ee][Nn][Tt]|[Bb][Oo][Tt][Tt][Ii][Nn][Gg]|[Oo][Tt][Hh][Ee][Rr])\s*$")]
     reason: Option<String>,
-    /// 10-1000 characters; stored and shown as plain text.
-    #[schema(min_length = 10, max_length = 1000)]
+    /// 10-1000 characters after trimming, no control characters but tabs and line breaks; stored
+    /// and shown as plain text.
+    #[schema(value_type = String, required = true, min_length = 10, max_length = 1000, pattern = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$")]
     description: Option<String>,
-    /// low, medium (default), high or urgent.
+    /// low, medium (default), high or urgent; any case.
+    #[schema(value_type = Option<String>, pattern = r"^\s*([Ll][Oo][Ww]|[Mm][Ee][Dd][Ii][Uu][Mm]|[Hh][Ii][Gg][Hh]|[Uu][Rr][Gg][Ee][Nn][Tt])?\s*$")]
     priority: Option<String>,
 }
 
@@ -440,10 +435,7 @@ pub(crate) async fn report_abuse(
     JsonBody(body): JsonBody<ReportRequest>,
 ) -> Result<(StatusCode, Json<ReportAnswer>), ApiError> {
     let report = validate_report(&body)?;
-    state.scans.reports.0.check_key(&client.ip).map_err(|not_until| {
-        ApiError::too_many_requests(not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1)
-            .with_message(format!("At most {REPORTS_PER_HOUR} abuse reports an hour from one address."))
-    })?;
+    state.scans.reports.check(client.ip)?;
     let key_id = Some(caller.0.id);
     let (id, saved) = state
         .db

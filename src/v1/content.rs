@@ -69,7 +69,7 @@ pub struct PageQuery {
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
     /// The words to look for, 1-100 characters; every word must match.
-    #[param(value_type = String, min_length = 1, max_length = 100)]
+    #[param(value_type = String, min_length = 1, max_length = 100, pattern = r"\S")]
     q: Option<String>,
     /// Page number, 1 or more (default 1).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
@@ -212,7 +212,7 @@ pub(crate) async fn search_guides(
 #[into_params(parameter_in = Query)]
 pub struct WikiQuery {
     /// The words to look for, 1-100 characters; every word must match.
-    #[param(value_type = String, min_length = 1, max_length = 100)]
+    #[param(value_type = String, min_length = 1, max_length = 100, pattern = r"\S")]
     q: Option<String>,
     /// Only results of this command or guide category (case-insensitive).
     category: Option<String>,
