@@ -37,10 +37,11 @@ pub fn bot_lookup_limit() -> crate::ratelimit::PerIp {
 /// A bot API lookup: from the cache for anyone, else counted against the caller's address (a
 /// name Roblox could not hold is refused first, uncounted).
 async fn bot_lookup(state: &AppState, client: ClientIp, username: &str) -> Result<Arc<PlayerReport>, ApiError> {
-    super::classify::check_username(username.trim()).map_err(super::RobloxError::BadUsername)?;
-    if state.roblox.cached(username).is_none() {
-        state.roblox.bot_lookups.check(client.ip)?;
+    if let Some(report) = state.roblox.cached(username) {
+        return Ok(report);
     }
+    super::classify::check_username(username.trim()).map_err(super::RobloxError::BadUsername)?;
+    state.roblox.bot_lookups.check(client.ip)?;
     Ok(state.roblox.lookup(username, Priority::Interactive).await?)
 }
 
