@@ -434,6 +434,23 @@ async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() 
         assert!(first[key].is_string(), "{first}");
     }
     assert!(first["imageUrl"].as_str().unwrap().starts_with("https://tr.rbxcdn.com/"));
+    // The two fallback pictures: the icon image asset (iconImageId = id + 1 in the fake) at two sizes.
+    assert_eq!(
+        first["imageFallbacks"],
+        serde_json::json!([
+            "https://tr.rbxcdn.com/fake-asset-77002/150/150/Image/Png",
+            "https://tr.rbxcdn.com/fake-asset-77002/420/420/Image/Png"
+        ]),
+        "{first}"
+    );
+    assert!(body["badges"].as_array().unwrap().iter().all(|b| b["imageFallbacks"].as_array().is_some_and(|f| f.len() == 2)));
+    // Asked once per badge (2 sizes x 2 chunks of 100), not at every poll.
+    let asked = fake.calls(fake_roblox::ASSET_THUMBNAILS);
+    assert_eq!(asked, 4, "two sizes for each chunk of 100 badges");
+    let polled = body["lastUpdated"].clone();
+    let later = poll_until(&server, "another poll", |b| b["lastUpdated"] != polled && b["lastUpdated"].is_string()).await;
+    assert_eq!(fake.calls(fake_roblox::ASSET_THUMBNAILS), asked, "fallbacks are carried over, not asked again");
+    assert_eq!(later["badges"][0]["imageFallbacks"], first["imageFallbacks"]);
     assert!(first["dailyStats"]["today"].is_i64() && first["dailyStats"]["weekAverage"].is_i64(), "{first}");
     assert!(first["history"].as_array().is_some_and(|h| !h.is_empty()));
     assert!(body["globalStats"]["totalAwarded"].as_i64().unwrap() > 0);
@@ -459,6 +476,7 @@ async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() 
     let (status, _, body) = get(&server, "/api/badge-monitor").await;
     assert_eq!(status, 200);
     assert_eq!(body["badges"].as_array().unwrap().len(), 150, "{body}");
+    assert_eq!(body["badges"][0]["imageFallbacks"], first["imageFallbacks"], "stored with the figures");
 }
 
 #[tokio::test]

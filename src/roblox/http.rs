@@ -50,14 +50,27 @@ pub const USER: Endpoint = endpoint("users", "v1/users/{id}", 30, 24);
 pub const HEADSHOTS: Endpoint = endpoint("thumbnails", "v1/users/avatar-headshot", 120, 100);
 /// No probe data; kept at the headshot figure.
 pub const BADGE_ICONS: Endpoint = endpoint("thumbnails", "v1/badges/icons", 120, 100);
+/// Thumbnails of image assets (a badge's `iconImageId`): the badge cards' fallback pictures. No
+/// probe data; kept at the headshot figure.
+pub const ASSET_THUMBNAILS: Endpoint = endpoint("thumbnails", "v1/assets", 120, 100);
 pub const AWARDED_DATES: Endpoint = endpoint("badges", "v1/users/{id}/badges/awarded-dates", 10, 8);
 pub const BADGE: Endpoint = endpoint("badges", "v1/badges/{id}", 600, 500);
 pub const UNIVERSE_BADGES: Endpoint = endpoint("badges", "v1/universes/{id}/badges", 100, 80);
 pub const GROUP: Endpoint = endpoint("groups", "v1/groups/{id}", 7, 5);
 pub const GROUP_USERS: Endpoint = endpoint("groups", "v1/groups/{id}/users", 1200, 1000);
 
-pub const ENDPOINTS: [Endpoint; 9] =
-    [USERNAMES, USER, HEADSHOTS, BADGE_ICONS, AWARDED_DATES, BADGE, UNIVERSE_BADGES, GROUP, GROUP_USERS];
+pub const ENDPOINTS: [Endpoint; 10] = [
+    USERNAMES,
+    USER,
+    HEADSHOTS,
+    BADGE_ICONS,
+    ASSET_THUMBNAILS,
+    AWARDED_DATES,
+    BADGE,
+    UNIVERSE_BADGES,
+    GROUP,
+    GROUP_USERS,
+];
 
 /// Budgets are counted in fixed windows of this length (Roblox's limits look like 60 s windows).
 pub const WINDOW: Duration = Duration::from_secs(60);

@@ -81,6 +81,9 @@ pub struct MonitoredBadge {
     pub description: String,
     /// Roblox's icon (thumbnails API); null when it had none to give.
     pub image_url: Option<String>,
+    /// Two alternative pictures to try in order when `imageUrl` fails to load: Roblox's
+    /// thumbnails of the badge's icon image asset (150 and 420 px). Empty when Roblox gave none.
+    pub image_fallbacks: Vec<String>,
     /// Roblox's difficulty word from the win rate.
     pub rarity: String,
     /// Percent of the game's players who own it.
@@ -177,6 +180,7 @@ pub fn answer(
             name: r.name.clone(),
             description: r.description.clone(),
             image_url: r.image_url.clone(),
+            image_fallbacks: r.image_fallbacks.clone(),
             rarity: rarity(r.win_rate).to_string(),
             win_rate_percentage: (r.win_rate * 10_000.0).round() / 100.0,
             awarded_count: r.awarded_count,
@@ -354,15 +358,20 @@ impl Roblox {
     /// The figures of the tracked badges (in `tracked` order), or of every badge of the universe.
     async fn fetch_badges(&self) -> Result<Vec<BadgeRow>, String> {
         let tracked = &self.config.badges.tracked;
-        let row = |info: BadgeInfo| BadgeRow {
-            badge_id: info.id,
-            name: info.name,
-            description: info.description.unwrap_or_default(),
-            image_url: None,
-            win_rate: info.statistics.win_rate_percentage,
-            awarded_count: info.statistics.awarded_count,
-            past_day: info.statistics.past_day_awarded_count,
-            updated_at: now_ms(),
+        let mut icon_image_ids: HashMap<u64, u64> = HashMap::new();
+        let mut row = |info: BadgeInfo| {
+            icon_image_ids.insert(info.id, info.icon_image_id);
+            BadgeRow {
+                badge_id: info.id,
+                name: info.name,
+                description: info.description.unwrap_or_default(),
+                image_url: None,
+                image_fallbacks: Vec::new(),
+                win_rate: info.statistics.win_rate_percentage,
+                awarded_count: info.statistics.awarded_count,
+                past_day: info.statistics.past_day_awarded_count,
+                updated_at: now_ms(),
+            }
         };
         let mut found: Vec<BadgeRow> = Vec::new();
         if let Some(universe) = self.config.badges.universe {
@@ -372,7 +381,7 @@ impl Roblox {
                     .universe_badges_page(universe, cursor.as_deref(), Priority::Background)
                     .await
                     .map_err(|e| e.to_string())?;
-                found.extend(page.badges.into_iter().filter(|b| tracked.is_empty() || tracked.contains(&b.id)).map(row));
+                found.extend(page.badges.into_iter().filter(|b| tracked.is_empty() || tracked.contains(&b.id)).map(&mut row));
                 match page.next_cursor {
                     Some(c) => cursor = Some(c),
                     None => break,
@@ -411,7 +420,45 @@ impl Roblox {
                 }
             }
         }
+        self.add_image_fallbacks(&mut rows, &icon_image_ids).await;
         Ok(rows)
+    }
+
+    /// The fallback pictures: Roblox's thumbnails of each badge's icon image asset at two sizes.
+    /// They do not change with the figures, so each badge's are asked once and then carried over.
+    async fn add_image_fallbacks(&self, rows: &mut [BadgeRow], icon_image_ids: &HashMap<u64, u64>) {
+        {
+            let f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+            for r in rows.iter_mut() {
+                if let Some(known) = f.rows.iter().find(|o| o.badge_id == r.badge_id && !o.image_fallbacks.is_empty()) {
+                    r.image_fallbacks = known.image_fallbacks.clone();
+                }
+            }
+        }
+        let wanted: Vec<u64> = rows
+            .iter()
+            .filter(|r| r.image_fallbacks.is_empty())
+            .filter_map(|r| icon_image_ids.get(&r.badge_id).copied())
+            .filter(|&asset| asset != 0)
+            .collect();
+        for chunk in wanted.chunks(100) {
+            let ids = chunk.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+            for size in ["150x150", "420x420"] {
+                let query = [
+                    ("assetIds", ids.clone()),
+                    ("size", size.to_string()),
+                    ("format", "Png".to_string()),
+                    ("isCircular", "false".to_string()),
+                ];
+                let urls = self.thumbnails(&http::ASSET_THUMBNAILS, "v1/assets", &query, Priority::Background).await;
+                for r in rows.iter_mut() {
+                    let url = icon_image_ids.get(&r.badge_id).and_then(|asset| urls.get(asset));
+                    if let Some(url) = url.filter(|u| r.image_url.as_ref() != Some(*u) && !r.image_fallbacks.contains(u)) {
+                        r.image_fallbacks.push(url.clone());
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -443,6 +490,7 @@ mod tests {
             name: format!("B{id}"),
             description: String::new(),
             image_url: None,
+            image_fallbacks: Vec::new(),
             win_rate: rate,
             awarded_count: count,
             past_day: 40,

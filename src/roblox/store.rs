@@ -140,6 +140,8 @@ pub struct BadgeRow {
     pub name: String,
     pub description: String,
     pub image_url: Option<String>,
+    /// Alternative pictures tried in order when `image_url` fails; empty until Roblox gave some.
+    pub image_fallbacks: Vec<String>,
     pub win_rate: f64,
     pub awarded_count: i64,
     pub past_day: i64,
@@ -149,10 +151,12 @@ pub struct BadgeRow {
 /// Saves one poll: the latest figures and a snapshot per badge.
 pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> {
     let mut info = tx.prepare_cached(
-        "INSERT INTO badge_info (badge_id, name, description, image_url, win_rate, awarded_count, past_day, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        "INSERT INTO badge_info (badge_id, name, description, image_url, win_rate, awarded_count, past_day, updated_at,
+            image_fallbacks)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
          ON CONFLICT (badge_id) DO UPDATE SET name = excluded.name, description = excluded.description,
-            image_url = COALESCE(excluded.image_url, badge_info.image_url), win_rate = excluded.win_rate,
+            image_url = COALESCE(excluded.image_url, badge_info.image_url),
+            image_fallbacks = COALESCE(excluded.image_fallbacks, badge_info.image_fallbacks), win_rate = excluded.win_rate,
             awarded_count = excluded.awarded_count, past_day = excluded.past_day, updated_at = excluded.updated_at",
     )?;
     let mut snap = tx.prepare_cached(
@@ -167,7 +171,8 @@ pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> 
             b.win_rate,
             b.awarded_count,
             b.past_day,
-            b.updated_at
+            b.updated_at,
+            (!b.image_fallbacks.is_empty()).then(|| serde_json::to_string(&b.image_fallbacks).unwrap_or_default()),
         ])?;
         snap.execute(params![b.badge_id as i64, b.updated_at, b.awarded_count, b.past_day])?;
     }
@@ -183,7 +188,7 @@ pub fn all_badge_ids(conn: &Connection) -> Result<Vec<u64>, ApiError> {
 
 pub fn badges(conn: &Connection, ids: &[u64]) -> Result<Vec<BadgeRow>, ApiError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT badge_id, name, description, image_url, win_rate, awarded_count, past_day, updated_at
+        "SELECT badge_id, name, description, image_url, win_rate, awarded_count, past_day, updated_at, image_fallbacks
          FROM badge_info WHERE badge_id = ?1",
     )?;
     let mut out = Vec::new();
@@ -195,6 +200,10 @@ pub fn badges(conn: &Connection, ids: &[u64]) -> Result<Vec<BadgeRow>, ApiError>
                     name: r.get(1)?,
                     description: r.get(2)?,
                     image_url: r.get(3)?,
+                    image_fallbacks: r
+                        .get::<_, Option<String>>(8)?
+                        .and_then(|json| serde_json::from_str(&json).ok())
+                        .unwrap_or_default(),
                     win_rate: r.get(4)?,
                     awarded_count: r.get(5)?,
                     past_day: r.get(6)?,
@@ -264,14 +273,16 @@ mod tests {
             name: "B".into(),
             description: String::new(),
             image_url: None,
+            image_fallbacks: vec!["https://tr.rbxcdn.com/a/150/150/Image/Png".into()],
             win_rate: 0.1,
             awarded_count: count,
             past_day: 3,
             updated_at: at,
         };
         save_poll(&tx, &[b(1000, 10)]).unwrap();
-        save_poll(&tx, &[b(2000, 15)]).unwrap();
-        assert_eq!(badges(&tx, &[7, 8]).unwrap(), vec![b(2000, 15)]);
+        let unasked = BadgeRow { image_fallbacks: Vec::new(), ..b(2000, 15) };
+        save_poll(&tx, &[unasked]).unwrap();
+        assert_eq!(badges(&tx, &[7, 8]).unwrap(), vec![b(2000, 15)], "a poll that did not ask keeps the stored fallbacks");
         assert_eq!(snapshots(&tx, 7, 1500).unwrap(), vec![(2000, 15, 3)]);
         tx.commit().unwrap();
     }

@@ -38,6 +38,7 @@ pub const USERNAMES: &str = "users/v1/usernames/users";
 pub const USER: &str = "users/v1/users/{id}";
 pub const HEADSHOTS: &str = "thumbnails/v1/users/avatar-headshot";
 pub const BADGE_ICONS: &str = "thumbnails/v1/badges/icons";
+pub const ASSET_THUMBNAILS: &str = "thumbnails/v1/assets";
 pub const AWARDED_DATES: &str = "badges/v1/users/{id}/badges/awarded-dates";
 pub const BADGE: &str = "badges/v1/badges/{id}";
 pub const UNIVERSE_BADGES: &str = "badges/v1/universes/{id}/badges";
@@ -200,6 +201,7 @@ pub fn router(state: Shared) -> Router {
         .route("/users/v1/users/{id}", get(user))
         .route("/thumbnails/v1/users/avatar-headshot", get(headshots))
         .route("/thumbnails/v1/badges/icons", get(badge_icons))
+        .route("/thumbnails/v1/assets", get(asset_thumbnails))
         .route("/badges/v1/badges/{id}", get(badge))
         .route("/badges/v1/universes/{id}/badges", get(universe_badges))
         .route("/badges/v1/users/{id}/badges/awarded-dates", get(awarded_dates))
@@ -383,6 +385,11 @@ async fn user(State(s): State<Shared>, headers: HeaderMap, Path(id): Path<String
 }
 
 fn thumbs(s: &Shared, ids: &str, kind: &str) -> Value {
+    thumbs_sized(s, ids, kind, "150x150")
+}
+
+fn thumbs_sized(s: &Shared, ids: &str, kind: &str, size: &str) -> Value {
+    let (w, h) = size.split_once('x').unwrap_or(("150", "150"));
     let pending = {
         let mut m = s.modes.lock().unwrap();
         if m.pending_thumbnails > 0 {
@@ -399,7 +406,7 @@ fn thumbs(s: &Shared, ids: &str, kind: &str) -> Value {
             if pending {
                 json!({"targetId": id, "state": "Pending", "imageUrl": null, "version": ""})
             } else {
-                json!({"targetId": id, "state": "Completed", "imageUrl": format!("https://tr.rbxcdn.com/fake-{kind}-{id}/150/150/Image/Png"), "version": "1"})
+                json!({"targetId": id, "state": "Completed", "imageUrl": format!("https://tr.rbxcdn.com/fake-{kind}-{id}/{w}/{h}/Image/Png"), "version": "1"})
             }
         })
         .collect();
@@ -422,6 +429,19 @@ async fn badge_icons(State(s): State<Shared>, headers: HeaderMap, Query(q): Quer
     };
     let Some(ids) = q.get("badgeIds") else { return errors(StatusCode::BAD_REQUEST, 4, "The requested Ids are invalid") };
     answer(out, thumbs(&s, ids, "badge"))
+}
+
+async fn asset_thumbnails(State(s): State<Shared>, headers: HeaderMap, Query(q): Query<HashMap<String, String>>) -> Response {
+    let out = match gate(&s, ASSET_THUMBNAILS, &headers).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    let Some(ids) = q.get("assetIds") else { return errors(StatusCode::BAD_REQUEST, 4, "The requested Ids are invalid") };
+    let size = q.get("size").map(String::as_str).unwrap_or("30x30");
+    if !["30x30", "42x42", "50x50", "60x62", "75x75", "110x110", "140x140", "150x150", "160x100", "160x600", "250x250", "256x144", "300x250", "304x166", "384x216", "396x216", "420x420", "480x270", "512x512", "576x324", "700x700", "728x90", "768x432"].contains(&size) {
+        return errors(StatusCode::BAD_REQUEST, 3, "The requested size is invalid. Please see documentation for valid thumbnail size parameter name and format.");
+    }
+    answer(out, thumbs_sized(&s, ids, "asset", size))
 }
 
 fn badge_json(s: &Shared, id: u64) -> Value {
