@@ -1,5 +1,5 @@
 //! The check in front of every keyed call: the `X-API-Key` header, the key's rate limits, usage
-//! counting (queued; written within a second), and the `X-RateLimit-*` headers on every answer.
+//! counting (journaled before the answer; committed to SQLite within a second), and the `X-RateLimit-*` headers on every answer.
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
@@ -49,7 +49,7 @@ pub async fn require_api_key(State(state): State<AppState>, mut req: Request, ne
     }
     req.extensions_mut().insert(ApiCaller(key.clone()));
     let hit = Hit { key_id: key.id, at_ms: now.as_millisecond(), ip: client.ip };
-    if let Err(e) = state.keys.record(hit) {
+    if let Err(e) = state.keys.record(hit).await {
         return e.into_response();
     }
     let mut res = next.run(req).await;

@@ -104,7 +104,7 @@ impl KeyRing {
         Ok(Self {
             live: RwLock::new(live.into_iter().map(|(hash, key)| (hash, std::sync::Arc::new(key))).collect()),
             limits,
-            usage: usage::UsageLog::start(db.clone(), ip_secret),
+            usage: usage::UsageLog::start(db.clone(), ip_secret)?,
             new_keys: PerIp::per_hour(NEW_KEYS_PER_HOUR, "new API keys"),
             public_key,
         })
@@ -126,8 +126,9 @@ impl KeyRing {
         self.live.write().unwrap_or_else(|p| p.into_inner()).retain(|_, k| k.id != id);
     }
 
-    pub fn record(&self, hit: store::Hit) -> Result<(), ApiError> {
-        self.usage.record(hit)
+    /// Counts one accepted call; returns once the count would survive a kill -9.
+    pub async fn record(&self, hit: store::Hit) -> Result<(), ApiError> {
+        self.usage.record(hit).await
     }
 
     /// Writes the queued usage counts, so what is read next includes every answered call.

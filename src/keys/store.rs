@@ -207,8 +207,11 @@ pub fn record_usage(
             entry.last = *hit;
         }
     }
+    // A key deleted since its calls were answered (its owner's account deleted) is skipped: its
+    // rows went with it, and a foreign-key failure would hold back every other key's counts.
     let mut hours = conn.prepare_cached(
-        "INSERT INTO api_key_hourly (key_id, hour, requests, last_used, last_used_from_ip) VALUES (?1, ?2, ?3, ?4, ?5)
+        "INSERT INTO api_key_hourly (key_id, hour, requests, last_used, last_used_from_ip)
+         SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?1)
          ON CONFLICT(key_id, hour) DO UPDATE SET requests = requests + excluded.requests,
             last_used_from_ip = CASE WHEN excluded.last_used >= last_used THEN excluded.last_used_from_ip ELSE last_used_from_ip END,
             last_used = MAX(last_used, excluded.last_used)",
@@ -216,7 +219,10 @@ pub fn record_usage(
     for ((id, hour), h) in &per_hour {
         hours.execute(params![id, hour, h.count, h.last.at_ms, anonymize(h.last.ip)])?;
     }
-    let mut ips = conn.prepare_cached("INSERT OR IGNORE INTO api_key_ips (key_id, ip_hash) VALUES (?1, ?2)")?;
+    let mut ips = conn.prepare_cached(
+        "INSERT OR IGNORE INTO api_key_ips (key_id, ip_hash)
+         SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?1)",
+    )?;
     for (key_id, ip) in new_ips {
         ips.execute(params![key_id, ip_hash(ip_secret, *ip)])?;
     }
@@ -313,5 +319,10 @@ mod tests {
         let mut hours = since[&live.id].clone();
         hours.sort();
         assert_eq!(hours.iter().map(|h| h.1).collect::<Vec<_>>(), vec![3, 1]);
+
+        let gone = Hit { key_id: live.id + 1000, at_ms: t, ip: IP.parse().unwrap() };
+        record_usage(&conn, &[gone, hit(1, "192.0.2.1")], &[(gone.key_id, gone.ip)], &secret)
+            .expect("a deleted key's calls are skipped, the others counted");
+        assert_eq!(view(&conn, live.id).unwrap().requests, 5);
     }
 }
