@@ -607,3 +607,82 @@ async fn register_commands_puts_both_commands() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// The real binary with the real Roblox client against the fake Roblox: the slash commands answer
+/// with the site's own lookups (the same report, cache and budget as the newgen check).
+#[tokio::test]
+async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
+    let roblox = common::fake_roblox::FakeRoblox::start();
+    roblox.set(|m| m.award_dates_need_cookie = false);
+    let discord = FakeDiscord::start().await;
+    let pair = Ed25519KeyPair::from_seed_unchecked(&[5u8; 32]).unwrap();
+    let public_key = hex::encode(pair.public_key().as_ref());
+    let server = common::Server::with_env(&[
+        ("FANHUB_ROBLOX_API", roblox.template().as_str()),
+        ("FANHUB_DISCORD_API", discord.base.as_str()),
+        ("FANHUB_DISCORD_PUBLIC_KEY", public_key.as_str()),
+        ("FANHUB_DISCORD_APPLICATION_ID", "555"),
+    ]);
+    let it = Interactions { base: server.url(""), pair, fake: discord, _dir: tempfile::tempdir().unwrap() };
+    let fake_discord = &it.fake;
+    let webhook = |n: usize| async move {
+        for _ in 0..100 {
+            let hooks = fake_discord.webhooks();
+            if hooks.len() >= n {
+                return hooks;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no webhook call {n}: {:?}", fake_discord.webhooks());
+    };
+
+    // Not cached yet: deferred within Discord's 3 s, completed with Roblox's data.
+    let started = Instant::now();
+    let res = it.send(&command("newgen", "VetAlpha", "tok1"), None, now()).await;
+    assert!(started.elapsed() < Duration::from_millis(500));
+    assert_eq!(common::json(res).await, json!({"type": 5}));
+    let hooks = webhook(1).await;
+    assert_eq!((hooks[0].0.as_str(), hooks[0].1.as_str()), ("PATCH", "/api/v10/webhooks/555/tok1/messages/@original"));
+    let embed = &hooks[0].2["embeds"][0];
+    assert_eq!(embed["title"], "VetAlpha Display (@VetAlpha)", "{embed}");
+    let field = |name: &str| embed["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap()["value"].clone();
+    assert_eq!(field("Generation"), "OG");
+    assert_eq!(field("ELC badges"), "3 of 3");
+    assert_eq!(field("Classification"), "ELC Veteran");
+
+    // The site's newgen check agrees, answered from the same cache: Roblox is not asked again.
+    let profiles = roblox.calls(common::fake_roblox::USER);
+    let key = common::json(common::client().get(server.url("/api/site")).send().await.unwrap()).await["publicApiKey"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let site = common::json(
+        common::client().get(server.url("/api/newgen-check/VetAlpha")).header("x-api-key", key).send().await.unwrap(),
+    )
+    .await;
+    assert_eq!(field("User ID"), site["userId"].to_string());
+    assert_eq!(field("Generation"), site["generation"]);
+    assert_eq!(roblox.calls(common::fake_roblox::USER), profiles, "one lookup for the site and Discord");
+
+    // Cached now: /check answers at once, signature check included.
+    let started = Instant::now();
+    let answer = common::json(it.send(&command("check", "VetAlpha", "tok2"), None, now()).await).await;
+    assert!(started.elapsed() < Duration::from_millis(100), "{:?}", started.elapsed());
+    assert_eq!(answer["type"], 4);
+    assert_eq!(answer["data"]["embeds"][0]["title"], "VetAlpha Display (@VetAlpha)");
+
+    // A name Roblox does not know: the thinking reply goes, the error is ephemeral.
+    let res = it.send(&command("check", "GhostPlayer", "tok3"), None, now()).await;
+    assert_eq!(common::json(res).await, json!({"type": 5}));
+    let hooks = webhook(3).await;
+    assert_eq!((hooks[1].0.as_str(), hooks[2].0.as_str()), ("DELETE", "POST"));
+    assert_eq!(hooks[2].2["flags"], 64);
+    assert!(hooks[2].2["content"].as_str().unwrap().contains("No Roblox player is called GhostPlayer"), "{:?}", hooks[2]);
+
+    // Roblox down: an ephemeral error that says so, never a 500.
+    roblox.set(|m| m.down = true);
+    let res = it.send(&command("newgen", "MidPlayer", "tok4"), None, now()).await;
+    assert_eq!(res.status(), 200);
+    let hooks = webhook(5).await;
+    assert_eq!(hooks[4].2["flags"], 64, "{:?}", hooks[4]);
+}
