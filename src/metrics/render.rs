@@ -51,14 +51,15 @@ pub fn render(state: &AppState) -> String {
 
     head(&mut out, "fanhub_http_request_duration_seconds", "histogram", "Time from routing to the response head, by route template.");
     for (slot, route) in m.routes.iter().enumerate() {
-        let count = route.count.load(Ordering::Relaxed);
+        let buckets: Vec<u64> = route.buckets.iter().map(|b| b.load(Ordering::Relaxed)).collect();
+        let count = route.count().max(buckets.iter().sum());
         if count == 0 {
             continue;
         }
         let name = esc(&m.names[slot]);
         let mut cumulative = 0;
         for (b, bound) in BUCKETS_US.iter().enumerate() {
-            cumulative += route.buckets[b].load(Ordering::Relaxed);
+            cumulative += buckets[b];
             let _ = writeln!(
                 out,
                 "fanhub_http_request_duration_seconds_bucket{{route=\"{name}\",le=\"{}\"}} {cumulative}",
