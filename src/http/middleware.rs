@@ -18,11 +18,12 @@ use crate::state::AppState;
 pub const MAX_URI_BYTES: usize = 4096;
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 
-/// The Content-Security-Policy of every answer; `style_sources` are added to `style-src 'self'`
-/// (the hash of the stylesheet the shells inline, see `shell::Shells`).
-pub fn content_security_policy(style_sources: &str) -> HeaderValue {
+/// The Content-Security-Policy of every answer; `script_sources` and `style_sources` are added to
+/// `script-src 'self'` and `style-src 'self'` (the hashes of the loader and the stylesheet the
+/// shells inline, see `shell::Shells`).
+pub fn content_security_policy(script_sources: &str, style_sources: &str) -> HeaderValue {
     let policy = format!(
-        "default-src 'self'; script-src 'self'; style-src 'self'{style_sources}; img-src 'self' data: https:; \
+        "default-src 'self'; script-src 'self'{script_sources}; style-src 'self'{style_sources}; img-src 'self' data: https:; \
          font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
          frame-ancestors 'none'"
     );
