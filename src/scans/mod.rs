@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::http::cached::JsonBody;
 use crate::roblox::http;
 use store::ScanRow;
 
@@ -25,6 +26,10 @@ pub const DEFAULT_WORKERS: usize = 8;
 pub const DEFAULT_MAX_RUNNING: usize = 2;
 /// The measured rate is over this much of the recent past.
 const RATE_WINDOW: Duration = Duration::from_secs(60);
+/// A scan's status answer is reused this long, so a progress bar polled by many visitors costs
+/// one database read per scan and period, not one per request.
+const STATUS_FRESH: Duration = Duration::from_millis(500);
+const MAX_KEPT_STATUSES: usize = 1024;
 
 /// The scan runner's shared state: which scans run here now, their cancel flags and their rate.
 pub struct Scans {
@@ -33,6 +38,7 @@ pub struct Scans {
     pub max_running: usize,
     active: Mutex<HashMap<i64, Arc<AtomicBool>>>,
     progress: Mutex<HashMap<i64, VecDeque<(Instant, u64)>>>,
+    statuses: Mutex<HashMap<i64, (Instant, Arc<JsonBody>)>>,
     /// 5 abuse reports an hour per IP.
     pub reports: crate::ratelimit::PerIp,
 }
@@ -45,6 +51,7 @@ impl Default for Scans {
             max_running: DEFAULT_MAX_RUNNING,
             active: Default::default(),
             progress: Default::default(),
+            statuses: Default::default(),
             reports: routes::report_limit(),
         }
     }
@@ -65,8 +72,30 @@ impl Scans {
         self.active.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
     }
 
+    /// The scan's status answer when one was made within `STATUS_FRESH`.
+    pub fn fresh_status(&self, id: i64) -> Option<Arc<JsonBody>> {
+        let kept = self.statuses.lock().unwrap_or_else(|p| p.into_inner());
+        kept.get(&id).filter(|(made, _)| made.elapsed() < STATUS_FRESH).map(|(_, body)| body.clone())
+    }
+
+    pub fn keep_status(&self, id: i64, body: Arc<JsonBody>) {
+        let mut kept = self.statuses.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.len() >= MAX_KEPT_STATUSES {
+            kept.retain(|_, (made, _)| made.elapsed() < STATUS_FRESH);
+        }
+        if kept.len() < MAX_KEPT_STATUSES {
+            kept.insert(id, (Instant::now(), body));
+        }
+    }
+
+    /// Drops the kept status answer after a change made here (cancel, resume).
+    pub fn forget_status(&self, id: i64) {
+        self.statuses.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+    }
+
     /// Tells a running scan to stop (its row is already marked cancelled).
     pub fn cancel(&self, id: i64) {
+        self.forget_status(id);
         if let Some(flag) = self.active.lock().unwrap_or_else(|p| p.into_inner()).get(&id) {
             flag.store(true, std::sync::atomic::Ordering::Relaxed);
         }

@@ -1,6 +1,7 @@
 //! The keyed `/api/v1` calls of group scans, leaderboards, search and abuse reports. The key
 //! guard (`keys::guard`) runs in front of every one of them (see `v1::router`).
 
+use std::sync::Arc;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -156,9 +157,13 @@ pub(crate) async fn scan_status(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let id = path_id("id", &id)? as i64;
+    if let Some(body) = state.scans.fresh_status(id) {
+        return Ok(crate::http::cached::respond_json(&body, &headers));
+    }
     let row = state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
     let answer = StatusAnswer { success: true, scan: status_of(&state, row) };
-    let body = crate::http::cached::JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(ApiError::internal)?);
+    let body = Arc::new(crate::http::cached::JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(ApiError::internal)?));
+    state.scans.keep_status(id, body.clone());
     Ok(crate::http::cached::respond_json(&body, &headers))
 }
 
@@ -190,6 +195,7 @@ pub(crate) async fn resume_scan(
         _ => {}
     }
     let after = state.db.write(move |tx| store::requeue(tx, id, now_ms())).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
+    state.scans.forget_status(id);
     if after.id != id {
         return Err(ApiError::conflict(format!("Group {} is being scanned by scan {}.", after.group_id, after.id)));
     }
