@@ -39,6 +39,8 @@ pub struct Scans {
     active: Mutex<HashMap<i64, Arc<AtomicBool>>>,
     progress: Mutex<HashMap<i64, VecDeque<(Instant, u64)>>>,
     statuses: Mutex<HashMap<i64, (Instant, Arc<JsonBody>)>>,
+    /// Members of the page in progress classified so far, per running scan (not saved yet).
+    unsaved: Mutex<HashMap<i64, u64>>,
     /// 5 abuse reports an hour per IP.
     pub reports: crate::ratelimit::PerIp,
 }
@@ -52,6 +54,7 @@ impl Default for Scans {
             active: Default::default(),
             progress: Default::default(),
             statuses: Default::default(),
+            unsaved: Default::default(),
             reports: routes::report_limit(),
         }
     }
@@ -101,6 +104,23 @@ impl Scans {
         }
     }
 
+    /// One member of the page in progress is classified: it shows in the progress and the rate
+    /// at once, though its page is saved (and its verdict counted) only when the page is done.
+    fn note_member(&self, id: i64) {
+        *self.unsaved.lock().unwrap_or_else(|p| p.into_inner()).entry(id).or_default() += 1;
+        self.note_processed(id, 1);
+    }
+
+    /// The page in progress was saved: its members are in the scan's stored count now.
+    fn page_saved(&self, id: i64) {
+        self.unsaved.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+    }
+
+    /// Members classified on the page in progress (none when the scan does not run here).
+    pub fn unsaved(&self, id: i64) -> u64 {
+        self.unsaved.lock().unwrap_or_else(|p| p.into_inner()).get(&id).copied().unwrap_or(0)
+    }
+
     fn note_processed(&self, id: i64, n: u64) {
         let now = Instant::now();
         let mut all = self.progress.lock().unwrap_or_else(|p| p.into_inner());
@@ -123,9 +143,10 @@ impl Scans {
 
     fn forget_rate(&self, id: i64) {
         self.progress.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+        self.page_saved(id);
     }
 
-    /// Members per minute measured over the recent past of this run; None before a page is done.
+    /// Members per minute measured over the recent past of this run; None before one is classified.
     pub fn rate_per_minute(&self, id: i64) -> Option<f64> {
         let all = self.progress.lock().unwrap_or_else(|p| p.into_inner());
         let q = all.get(&id)?;
@@ -162,7 +183,7 @@ pub struct ScanStatus {
     pub scan: ScanRow,
     /// processed / total, 0-100 (100 once completed).
     pub percent: f64,
-    /// Members a minute measured over the last minute of this run; null until a page is done.
+    /// Members a minute measured over the last minute of this run; null until one is classified.
     pub rate_per_minute: Option<f64>,
     /// The most members a minute the scan's share of the Roblox budget allows.
     pub max_rate_per_minute: f64,
@@ -175,8 +196,11 @@ pub struct ScanStatus {
 }
 
 impl ScanStatus {
-    pub fn of(row: ScanRow, scans: &Scans, roblox: &crate::roblox::Roblox) -> Self {
+    pub fn of(mut row: ScanRow, scans: &Scans, roblox: &crate::roblox::Roblox) -> Self {
         let live = store::LIVE_STATES.contains(&row.state.as_str());
+        if live {
+            row.processed = (row.processed + scans.unsaved(row.id)).min(row.total.max(row.processed));
+        }
         let percent = if row.state == "completed" {
             100.0
         } else if row.total == 0 {
@@ -198,5 +222,24 @@ impl ScanStatus {
             finished_at: row.finished_at.map(crate::db::rfc3339),
             scan: row,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_count_in_the_progress_before_their_page_is_saved_and_once_after() {
+        let scans = Scans::default();
+        scans.start_rate(1);
+        scans.note_member(1);
+        scans.note_member(1);
+        assert_eq!((scans.unsaved(1), scans.unsaved(2)), (2, 0));
+        scans.page_saved(1);
+        assert_eq!(scans.unsaved(1), 0, "the saved page's members are in the stored count now");
+        scans.note_member(1);
+        scans.forget_rate(1);
+        assert_eq!(scans.unsaved(1), 0, "a scan that stops leaves nothing behind");
     }
 }

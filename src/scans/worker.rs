@@ -88,7 +88,10 @@ async fn run_scan(state: &AppState, scan: ScanRow, interrupted: bool, cancel: &s
     let outcome = walk(state, &scan, cancel).await;
     let (end, error, notice) = match outcome {
         Ok(notice) => ("completed", None, notice),
-        Err(Stop::Cancelled) => return,
+        Err(Stop::Cancelled) => {
+            state.scans.forget_rate(id);
+            return;
+        }
         Err(Stop::Failed(why)) => ("failed", Some(why), None),
     };
     let written = state
@@ -117,7 +120,7 @@ async fn walk(state: &AppState, scan: &ScanRow, cancel: &std::sync::atomic::Atom
             return Err(Stop::Cancelled);
         }
         let page = fetch_page(state, scan.group_id, cursor.as_deref(), cancel).await?;
-        let (outcomes, refused) = classify_page(state, &page.members, &workers, cancel).await?;
+        let (outcomes, refused) = classify_page(state, scan.id, &page.members, &workers, cancel).await?;
         if let Some(why) = refused.filter(|_| !cookie_noted) {
             cookie_noted = true;
             let notice = format!("{} Members are classified by their join date instead.", why.sentence());
@@ -129,13 +132,12 @@ async fn walk(state: &AppState, scan: &ScanRow, cancel: &std::sync::atomic::Atom
         // A repeating cursor ends the walk: recording it as the last page keeps the counts exact.
         let record_next = if repeated { None } else { next.clone() };
         let (id, group_id) = (scan.id, scan.group_id);
-        let n = outcomes.len();
         state
             .db
             .write(move |tx| store::record_page(tx, id, group_id, &outcomes, record_next.as_deref(), now_ms()))
             .await
             .map_err(|e| Stop::Failed(format!("the page could not be saved: {e}")))?;
-        state.scans.note_processed(id, n as u64);
+        state.scans.page_saved(id);
         if repeated {
             return Ok(Some(
                 "Roblox sent a page cursor it had sent before; the scan stopped there so no member is counted twice.".into(),
@@ -205,6 +207,7 @@ async fn fetch_page(
 /// for the whole site (no cookie, cookie rejected), if they were.
 async fn classify_page(
     state: &AppState,
+    scan_id: i64,
     members: &[GroupMember],
     workers: &Arc<Semaphore>,
     cancel: &std::sync::atomic::AtomicBool,
@@ -222,6 +225,7 @@ async fn classify_page(
         tasks.spawn(async move {
             let result = classify_member(&s, user_id).await;
             drop(permit);
+            s.scans.note_member(scan_id);
             (index, result)
         });
         if cancel.load(Ordering::Relaxed) {
