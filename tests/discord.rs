@@ -617,13 +617,20 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
     let discord = FakeDiscord::start().await;
     let pair = Ed25519KeyPair::from_seed_unchecked(&[5u8; 32]).unwrap();
     let public_key = hex::encode(pair.public_key().as_ref());
-    let server = common::Server::with_env(&[
-        ("FANHUB_ROBLOX_API", roblox.template().as_str()),
-        ("FANHUB_DISCORD_API", discord.base.as_str()),
-        ("FANHUB_DISCORD_PUBLIC_KEY", public_key.as_str()),
-        ("FANHUB_DISCORD_APPLICATION_ID", "555"),
-    ]);
-    let it = Interactions { base: server.url(""), pair, fake: discord, _dir: tempfile::tempdir().unwrap() };
+    let dir = tempfile::tempdir().unwrap();
+    let site = common::edited_site_file(dir.path(), &[("elc = []", "elc = [2124001, 2124002, 2124003]")]);
+    let envs = [
+        ("FANHUB_ROBLOX_API", roblox.template()),
+        ("FANHUB_DISCORD_API", discord.base.clone()),
+        ("FANHUB_DISCORD_PUBLIC_KEY", public_key),
+        ("FANHUB_DISCORD_APPLICATION_ID", "555".to_string()),
+    ];
+    let server = common::Server::launch(common::Launch {
+        args: vec!["--site".into(), site.display().to_string()],
+        envs: envs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        data_dir: None,
+    });
+    let it = Interactions { base: server.url(""), pair, fake: discord, _dir: dir };
     let fake_discord = &it.fake;
     let webhook = |n: usize| async move {
         for _ in 0..100 {

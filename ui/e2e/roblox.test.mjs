@@ -2,7 +2,7 @@
 // `cargo build --release --example fake_roblox`): /newgen-detector (veteran, newgen, unknown user, bad username,
 // Roblox down, award dates refused), /discord-bot-api (analyze vs quick check, Enter, first 5 ELC badges + the
 // rest), /badge-monitor (the server's figures, search, Refresh, Auto Refresh, stale marking, image fallback) and
-// the API docs' newgen test. Every figure on the page is compared with what the server answers for the same call.
+// the API docs' newgen test and Group Scanning (a scan started from the form, its bar followed to 100%). Every figure on the page is compared with what the server answers for the same call.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, VIEWPORT_NAMES, exampleBin, visible, hidden, eventually, hasText, pageText } from './harness.mjs';
@@ -299,6 +299,38 @@ describe('roblox pages (fake Roblox, no cookie: award dates refused; then Roblox
       await page.getByLabel('Roblox username').fill(FAKE.veteran);
       await page.getByLabel('Roblox username').press('Enter');
       await visible(page.getByTestId('analysis-result').getByTestId('award-dates-unavailable'));
+      env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
+    });
+
+    it(`API docs Group Scanning: the form starts a scan and its bar follows it to 100% (${vp})`, async () => {
+      await setFakeModes(env.services.roblox.url, { memberCount: 6 });
+      const groupId = String(880_000 + VIEWPORT_NAMES.indexOf(vp));
+      const page = await openRoblox(env, vp, '/api-docs#group-scanning');
+      const panel = page.getByRole('tabpanel');
+      await panel.getByRole('button', { name: 'Start scan' }).click();
+      await eventually(async () => assert.equal((await panel.getByRole('alert').innerText()).trim(), 'Enter a Roblox group id (a whole number)'));
+      await panel.getByLabel('Group id').fill(groupId);
+      await panel.getByLabel('Scanned by').fill(`e2e ${vp}`);
+      await panel.getByRole('button', { name: 'Start scan' }).click();
+      const bar = panel.getByRole('progressbar', { name: 'Scan progress' });
+      await visible(bar);
+      await eventually(async () => assert.equal(await bar.getAttribute('aria-valuenow'), '100'), { timeout: 30_000 });
+      await eventually(async () => assert.equal((await panel.getByTestId('scan-state').innerText()).trim(), 'completed'));
+      // Every figure is the server's own.
+      const site = await env.api('/api/site');
+      const { scans } = await env.api('/api/v1/all-scans', { headers: { 'X-API-Key': site.publicApiKey } });
+      const scan = scans.find((s) => String(s.groupId) === groupId);
+      assert.ok(scan, `the server lists the scan of group ${groupId}`);
+      const status = (await env.api(`/api/v1/scan-status/${scan.id}`, { headers: { 'X-API-Key': site.publicApiKey } })).scan;
+      assert.equal(status.state, 'completed');
+      assert.equal(status.processed, 6);
+      const figures = (await panel.getByTestId('scan-figures').innerText()).trim();
+      assert.ok(figures.startsWith(`6 of 6 members (100%) · ${status.veterans} veterans · ${status.newgens} newgens`), figures);
+      // Without a cookie the scan says once why it classifies by join date.
+      assert.ok(status.notice, 'the server states why award dates are missing');
+      await hasText(page, status.notice);
+      await axeClean(page, `group scan progress (${vp})`);
+      await assertNoHorizontalOverflow(page);
       env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
     });
   }
