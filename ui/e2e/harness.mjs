@@ -357,11 +357,17 @@ export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false,
   return env;
 }
 
-/** Navigates and waits until the app has rendered its shell (the top navigation). */
+/** Navigates and waits until the app has rendered its shell (the top navigation) and handles input. */
 export async function gotoApp(page, pathname) {
   const res = await page.goto(pathname, { waitUntil: 'domcontentloaded' });
   await page.locator('nav').first().waitFor({ state: 'attached' });
+  await appReady(page);
   return res;
+}
+
+/** Waits until the app has started (src/main.tsx marks it): a page with a first screen is painted before. */
+export async function appReady(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.app === 'ready', null, { timeout: 10_000 });
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useSuite,
+  appReady,
   VIEWPORT_NAMES,
   visible,
   hidden,
@@ -34,6 +35,7 @@ const NOT_FOUND_PATH = '/no-such-page-e2e';
 
 /** Where the shell's links are: the top bar on desktop, the drawer (opened here) on phones. */
 async function navArea(page, vp) {
+  await appReady(page); // after a reload too: the home page is painted before the app starts
   if (vp === 'desktop') {
     const header = page.locator('header');
     await visible(header.getByRole('navigation', { name: 'Main' }));

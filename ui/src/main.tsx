@@ -10,3 +10,6 @@ const root = document.getElementById('app');
 // what is already painted stays where it is.
 if (root?.firstElementChild) hydrate(<App />, root);
 else if (root) render(<App />, root);
+// The app now handles input. A shell with a first screen is painted before this script runs, so
+// its buttons answer only from here on (the end-to-end tests wait for this mark).
+document.documentElement.dataset.app = 'ready';
