@@ -191,10 +191,12 @@ pub fn restore(file: &Path, data_dir: &Path) -> Result<Report, String> {
         if wal.exists() {
             rename(&wal, &data_dir.join(format!("fanhub.db.before-restore-{stamp}-wal")))?;
         }
-        // So is the API usage journal: its counts belong to the database set aside.
-        let journal = crate::keys::usage::journal_path(&live);
-        if journal.exists() {
-            rename(&journal, &crate::keys::usage::journal_path(&aside))?;
+        // So are the API usage journals: their counts belong to the database set aside.
+        let journals = crate::keys::usage::journal_paths(&live);
+        for (journal, kept) in journals.iter().zip(crate::keys::usage::journal_paths(&aside)) {
+            if journal.exists() {
+                rename(journal, &kept)?;
+            }
         }
         let _ = std::fs::remove_file(data_dir.join("fanhub.db-shm"));
         lines.push(format!("kept the previous database as {}", aside.display()));

@@ -49,7 +49,7 @@ pub async fn require_api_key(State(state): State<AppState>, mut req: Request, ne
     }
     req.extensions_mut().insert(ApiCaller(key.clone()));
     let hit = Hit { key_id: key.id, at_ms: now.as_millisecond(), ip: client.ip };
-    if let Err(e) = state.keys.record(hit).await {
+    if let Err(e) = state.keys.record(hit) {
         return e.into_response();
     }
     let mut res = next.run(req).await;

@@ -127,8 +127,8 @@ impl KeyRing {
     }
 
     /// Counts one accepted call; returns once the count would survive a kill -9.
-    pub async fn record(&self, hit: store::Hit) -> Result<(), ApiError> {
-        self.usage.record(hit).await
+    pub fn record(&self, hit: store::Hit) -> Result<(), ApiError> {
+        self.usage.record(hit)
     }
 
     /// Writes the queued usage counts, so what is read next includes every answered call.

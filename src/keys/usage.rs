@@ -1,23 +1,26 @@
-//! Usage counting. A keyed call is answered only once its count is in the usage journal (the file
-//! `fanhub.db-usage` beside the database): a thread of its own appends the counts of every call
-//! waiting at that moment with one write(2), so calls arriving together share it and none waits
-//! for SQLite. The counts reach SQLite once a second (one statement per key and hour, nothing for a
-//! key and IP already seen); the journal is emptied in step with each commit and replayed at start.
-//! A kill -9 after an answer therefore loses no count: the write is in the kernel's page cache,
-//! which outlives the process. (A power cut can lose the last seconds, as SQLite's
+//! Usage counting. A keyed call appends its count to the usage journal (a file beside the
+//! database) before it is answered: one small write(2) on the request's own thread, no hop and no
+//! wait for SQLite. A thread of its own commits the counts to SQLite once a second (one statement
+//! per key and hour, nothing for a key and IP already seen). A kill -9 after an answer therefore
+//! loses no count: the write is in the kernel's page cache, which outlives the process, and the
+//! journal is committed at the next start. (A power cut can lose the last seconds, as SQLite's
 //! `synchronous=NORMAL` can.) A clean stop and every reader of the counts (`flush`) commit first.
 //!
-//! The journal is text: a header `fanhub-usage-journal 1 EPOCH`, then `KEY_ID AT_MS IP` a line.
-//! Each commit stores its epoch in `settings` (`usage_journal_epoch`) in the same transaction as
-//! the counts, then starts the journal anew with the next epoch, so a kill between the two never
-//! counts a call twice: a journal whose epoch was already committed is discarded at start.
+//! Two journal files take turns (`fanhub.db-usage-0` and `-1`), each a header
+//! `fanhub-usage-journal 1 EPOCH` and then `KEY_ID AT_MS IP` a line. A commit first switches the
+//! calls to the other file (a new epoch), then commits what the old file holds together with its
+//! epoch (`settings.usage_journal_epoch`), then empties it. So a file is never emptied before its
+//! counts are in SQLite, and a kill between the commit and the emptying counts nothing twice: a
+//! journal whose epoch was committed is skipped at start.
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{Seek, Write};
+use std::io::Write;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
@@ -29,55 +32,86 @@ use crate::error::ApiError;
 /// How long a count may wait in the journal before it is committed to SQLite.
 pub const FLUSH_INTERVAL: Duration = Duration::from_secs(1);
 const MAX_BATCH: usize = 65_536;
-/// While SQLite refuses the counts, calls are refused past this many uncommitted ones.
+/// While SQLite refuses the counts, keyed calls are refused past this many uncommitted ones.
 const MAX_UNCOMMITTED: usize = 4 * MAX_BATCH;
 const MAX_KNOWN_IPS: usize = 100_000;
 const HEADER: &str = "fanhub-usage-journal 1";
 const EPOCH_SETTING: &str = "usage_journal_epoch";
 
 enum Message {
-    /// Count one call; answers once the count is in the journal.
-    Hit(Hit, oneshot::Sender<bool>),
-    /// Commit everything counted so far, then answer whether it was committed.
+    /// A journaled call and the epoch of the file it is in.
+    Hit(Hit, u64),
+    /// Commit everything journaled so far, then answer whether it was committed.
     Flush(oneshot::Sender<bool>),
+}
+
+/// The file calls append to now.
+struct Current {
+    file: File,
+    epoch: u64,
 }
 
 #[derive(Clone)]
 pub struct UsageLog {
     queue: mpsc::Sender<Message>,
+    /// Read-locked by a call across its append and its message, so the writer, which switches
+    /// files under the write lock, finds every call of the old file in its queue.
+    current: Arc<RwLock<Current>>,
+    /// Set while SQLite has refused the counts for too long.
+    refusing: Arc<AtomicBool>,
 }
 
-/// The journal of a database: `fanhub.db` -> `fanhub.db-usage`.
-pub fn journal_path(db_path: &Path) -> PathBuf {
-    let mut name = db_path.as_os_str().to_owned();
-    name.push("-usage");
-    PathBuf::from(name)
+/// The two journal files of a database: `fanhub.db` -> `fanhub.db-usage-0`, `fanhub.db-usage-1`.
+pub fn journal_paths(db_path: &Path) -> [PathBuf; 2] {
+    [0, 1].map(|n| {
+        let mut name = db_path.as_os_str().to_owned();
+        name.push(format!("-usage-{n}"));
+        PathBuf::from(name)
+    })
+}
+
+fn path_for(paths: &[PathBuf; 2], epoch: u64) -> &Path {
+    &paths[(epoch % 2) as usize]
 }
 
 impl UsageLog {
-    /// Commits what a killed process left in the journal, then starts the writer thread. It
+    /// Commits what a killed process left in the journals, then starts the writer thread. It
     /// commits what is left and ends when every handle is dropped.
     pub fn start(db: Db, ip_secret: [u8; 32]) -> Result<Self, ApiError> {
-        let path = journal_path(db.path());
-        let epoch = replay(&db, &path, &ip_secret)?;
-        let journal = Journal::create(&path, epoch + 1)?;
+        let paths = journal_paths(db.path());
+        let epoch = replay(&db, &paths, &ip_secret)? + 1;
+        let current = Arc::new(RwLock::new(Current { file: start_journal(path_for(&paths, epoch), epoch)?, epoch }));
+        let refusing = Arc::new(AtomicBool::new(false));
         let (queue, incoming) = mpsc::channel::<Message>();
-        let mut writer = Writer { db, ip_secret, journal, known_ips: HashSet::new(), hits: Vec::new() };
+        let mut writer = Writer {
+            db,
+            ip_secret,
+            paths,
+            current: current.clone(),
+            refusing: refusing.clone(),
+            known_ips: HashSet::new(),
+            pending: Vec::new(),
+            incoming,
+        };
         std::thread::Builder::new()
             .name("api-key-usage".into())
-            .spawn(move || writer.run(incoming))
+            .spawn(move || writer.run())
             .map_err(|e| ApiError::internal(format!("no thread for usage counting: {e}")))?;
-        Ok(Self { queue })
+        Ok(Self { queue, current, refusing })
     }
 
     /// Counts one call; returns once the count is in the journal.
-    pub async fn record(&self, hit: Hit) -> Result<(), ApiError> {
-        let (done, journaled) = oneshot::channel();
-        self.queue.send(Message::Hit(hit, done)).map_err(|_| ApiError::unavailable("The server is shutting down."))?;
-        match journaled.await {
-            Ok(true) => Ok(()),
-            _ => Err(ApiError::unavailable("Your API usage could not be recorded. Please try again.")),
+    pub fn record(&self, hit: Hit) -> Result<(), ApiError> {
+        if self.refusing.load(Ordering::Relaxed) {
+            return Err(ApiError::unavailable("Your API usage could not be recorded. Please try again."));
         }
+        let line = format!("{} {} {}\n", hit.key_id, hit.at_ms, hit.ip);
+        let current = self.current.read().unwrap_or_else(|p| p.into_inner());
+        if let Err(e) = (&current.file).write_all(line.as_bytes()) {
+            tracing::error!("API key usage not journaled (the call is refused): {e}");
+            return Err(ApiError::unavailable("Your API usage could not be recorded. Please try again."));
+        }
+        self.queue.send(Message::Hit(hit, current.epoch)).map_err(|_| ApiError::unavailable("The server is shutting down."))
     }
 
     /// Commits every count so far; returns once they are in SQLite.
@@ -91,36 +125,55 @@ impl UsageLog {
     }
 }
 
-/// Commits the counts of a journal left by a process that did not stop cleanly, unless its epoch
-/// was committed already. Returns the last committed epoch.
-fn replay(db: &Db, path: &Path, ip_secret: &[u8; 32]) -> Result<u64, ApiError> {
-    let committed: u64 = db.read_blocking(|c| settings::get(c, EPOCH_SETTING))?.unwrap_or(0);
-    let text = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(committed),
-        Err(e) => return Err(ApiError::internal(format!("cannot read {}: {e}", path.display()))),
-    };
-    let Some((epoch, hits)) = parse(&text) else {
-        if !text.is_empty() {
-            tracing::warn!("{} is not a usage journal; ignored", path.display());
-        }
-        return Ok(committed);
-    };
-    if epoch <= committed || hits.is_empty() {
-        return Ok(committed.max(epoch));
-    }
-    let new_ips: Vec<(i64, IpAddr)> =
-        hits.iter().map(|h| (h.key_id, h.ip)).collect::<HashSet<_>>().into_iter().collect();
-    db.write_blocking(|tx| {
-        store::record_usage(tx, &hits, &new_ips, ip_secret)?;
-        settings::set(tx, EPOCH_SETTING, &epoch)
-    })?;
-    tracing::info!("counted {} API calls from the usage journal of the last run", hits.len());
-    Ok(epoch)
+/// An empty journal for `epoch`, opened for appending.
+fn start_journal(path: &Path, epoch: u64) -> Result<File, ApiError> {
+    let fail = |e: std::io::Error| ApiError::internal(format!("cannot start the usage journal {}: {e}", path.display()));
+    std::fs::write(path, format!("{HEADER} {epoch}\n")).map_err(fail)?;
+    File::options().append(true).open(path).map_err(fail)
 }
 
-/// The journal's epoch and its complete lines; None when the header is missing. A line cut short
-/// by a kill was never acknowledged, so it is dropped.
+/// Commits the journals a process that did not stop cleanly left, oldest first, skipping those
+/// whose epoch was committed already; empties them. Returns the last committed epoch.
+fn replay(db: &Db, paths: &[PathBuf; 2], ip_secret: &[u8; 32]) -> Result<u64, ApiError> {
+    let mut committed: u64 = db.read_blocking(|c| settings::get(c, EPOCH_SETTING))?.unwrap_or(0);
+    let mut journals = Vec::new();
+    for path in paths {
+        match std::fs::read(path) {
+            Ok(bytes) => match parse(&String::from_utf8_lossy(&bytes)) {
+                Some(journal) => journals.push(journal),
+                None if !bytes.is_empty() => tracing::warn!("{} is not a usage journal; ignored", path.display()),
+                None => {}
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(ApiError::internal(format!("cannot read {}: {e}", path.display()))),
+        }
+    }
+    journals.sort_by_key(|(epoch, _)| *epoch);
+    for (epoch, hits) in journals {
+        if epoch <= committed {
+            continue;
+        }
+        let new_ips: Vec<(i64, IpAddr)> =
+            hits.iter().map(|h| (h.key_id, h.ip)).collect::<HashSet<_>>().into_iter().collect();
+        db.write_blocking(|tx| {
+            store::record_usage(tx, &hits, &new_ips, ip_secret)?;
+            settings::set(tx, EPOCH_SETTING, &epoch)
+        })?;
+        if !hits.is_empty() {
+            tracing::info!("counted {} API calls from the usage journal of the last run", hits.len());
+        }
+        committed = epoch;
+    }
+    for path in paths {
+        if path.exists() {
+            std::fs::write(path, b"").map_err(|e| ApiError::internal(format!("cannot empty {}: {e}", path.display())))?;
+        }
+    }
+    Ok(committed)
+}
+
+/// A journal's epoch and its complete lines; None without the header. A line cut short by a kill
+/// was never acknowledged, so it is dropped.
 fn parse(text: &str) -> Option<(u64, Vec<Hit>)> {
     let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n')).map(str::trim_end);
     let epoch = lines.next()?.strip_prefix(HEADER)?.trim().parse().ok()?;
@@ -138,140 +191,115 @@ fn parse(text: &str) -> Option<(u64, Vec<Hit>)> {
     Some((epoch, hits))
 }
 
-struct Journal {
-    file: File,
-    epoch: u64,
-    line: String,
-}
-
-impl Journal {
-    fn create(path: &Path, epoch: u64) -> Result<Self, ApiError> {
-        let file = File::options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| ApiError::internal(format!("cannot open {}: {e}", path.display())))?;
-        let mut journal = Self { file, epoch: 0, line: String::new() };
-        journal.restart(epoch).map_err(|e| ApiError::internal(format!("cannot write {}: {e}", path.display())))?;
-        Ok(journal)
-    }
-
-    /// Empties the journal and starts `epoch`.
-    fn restart(&mut self, epoch: u64) -> std::io::Result<()> {
-        self.file.set_len(0)?;
-        self.file.rewind()?;
-        self.file.write_all(format!("{HEADER} {epoch}\n").as_bytes())?;
-        self.epoch = epoch;
-        Ok(())
-    }
-
-    fn append(&mut self, hits: &[Hit]) -> std::io::Result<()> {
-        use std::fmt::Write as _;
-        self.line.clear();
-        for h in hits {
-            let _ = writeln!(self.line, "{} {} {}", h.key_id, h.at_ms, h.ip);
-        }
-        self.file.write_all(self.line.as_bytes())
-    }
-}
-
 struct Writer {
     db: Db,
     ip_secret: [u8; 32],
-    journal: Journal,
+    paths: [PathBuf; 2],
+    current: Arc<RwLock<Current>>,
+    refusing: Arc<AtomicBool>,
     /// The (key, IP) pairs already in api_key_ips, so a returning caller costs no statement.
     known_ips: HashSet<(i64, IpAddr)>,
-    /// Journaled, not yet committed.
-    hits: Vec<Hit>,
+    /// Journaled calls not committed yet, with their file's epoch.
+    pending: Vec<(Hit, u64)>,
+    incoming: mpsc::Receiver<Message>,
 }
 
 impl Writer {
-    fn run(&mut self, incoming: mpsc::Receiver<Message>) {
-        let mut deadline = Instant::now();
-        let mut arrived: Vec<Hit> = Vec::new();
-        let mut waiting: Vec<oneshot::Sender<bool>> = Vec::new();
-        let mut flushes: Vec<oneshot::Sender<bool>> = Vec::new();
+    fn run(&mut self) {
+        let mut deadline = Instant::now() + FLUSH_INTERVAL;
         loop {
-            let first = if self.hits.is_empty() {
-                incoming.recv().map_err(|_| RecvTimeoutError::Disconnected)
+            let message = if self.pending.is_empty() {
+                self.incoming.recv().map_err(|_| RecvTimeoutError::Disconnected)
             } else {
-                incoming.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                self.incoming.recv_timeout(deadline.saturating_duration_since(Instant::now()))
             };
-            let first = match first {
-                Ok(m) => m,
-                Err(RecvTimeoutError::Timeout) => {
-                    self.commit();
-                    // After a failed commit, the next try waits an interval instead of spinning.
-                    deadline = Instant::now() + FLUSH_INTERVAL;
-                    continue;
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
-            };
-            // Everything waiting now shares one journal write.
-            for message in std::iter::once(first).chain(incoming.try_iter().take(MAX_BATCH)) {
-                match message {
-                    Message::Hit(hit, done) => {
-                        arrived.push(hit);
-                        waiting.push(done);
-                    }
-                    Message::Flush(done) => flushes.push(done),
-                }
-            }
-            if !arrived.is_empty() {
-                let journaled = if self.hits.len() >= MAX_UNCOMMITTED {
-                    tracing::error!("API key usage cannot be committed to the database: keyed calls are refused");
-                    false
-                } else {
-                    match self.journal.append(&arrived) {
-                        Ok(()) => true,
-                        Err(e) => {
-                            tracing::error!("API key usage not journaled (the calls are refused): {e}");
-                            false
-                        }
-                    }
-                };
-                if journaled {
-                    if self.hits.is_empty() {
+            match message {
+                Ok(Message::Hit(hit, epoch)) => {
+                    if self.pending.is_empty() {
                         deadline = Instant::now() + FLUSH_INTERVAL;
                     }
-                    self.hits.append(&mut arrived);
+                    self.pending.push((hit, epoch));
+                    if self.pending.len() >= MAX_BATCH {
+                        self.commit(&mut Vec::new());
+                    }
                 }
-                arrived.clear();
-                for done in waiting.drain(..) {
-                    let _ = done.send(journaled);
+                Ok(Message::Flush(done)) => {
+                    let mut flushes = vec![done];
+                    let committed = self.commit(&mut flushes);
+                    for done in flushes {
+                        let _ = done.send(committed);
+                    }
                 }
-            }
-            if !flushes.is_empty() || self.hits.len() >= MAX_BATCH {
-                let committed = self.commit();
-                for done in flushes.drain(..) {
-                    let _ = done.send(committed);
+                Err(RecvTimeoutError::Timeout) => {
+                    self.commit(&mut Vec::new());
+                    // After a failed commit, the next try waits an interval instead of spinning.
+                    deadline = Instant::now() + FLUSH_INTERVAL;
                 }
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         }
-        self.commit();
+        self.commit(&mut Vec::new());
     }
 
-    /// Commits the journaled hits with the journal's epoch, then starts the next epoch; true when
-    /// there was nothing to commit or it was committed. Hits that could not be committed stay in
-    /// the journal and in memory for the next try.
-    fn commit(&mut self) -> bool {
-        if self.hits.is_empty() {
+    /// Switches the calls to the other journal, commits everything the old one holds with its
+    /// epoch, then empties it. True when it was committed (or there was nothing). Flush requests
+    /// met in the queue meanwhile join `flushes`.
+    fn commit(&mut self, flushes: &mut Vec<oneshot::Sender<bool>>) -> bool {
+        // A call sends its message before it is answered, so anything a flush must cover is here.
+        if self.pending.is_empty() {
             return true;
         }
+        let old_epoch = self.current.read().unwrap_or_else(|p| p.into_inner()).epoch;
+        let next_epoch = old_epoch + 1;
+        let next = match start_journal(path_for(&self.paths, next_epoch), next_epoch) {
+            Ok(file) => file,
+            Err(e) => {
+                tracing::error!("API key usage not committed: {e}");
+                return false;
+            }
+        };
+        *self.current.write().unwrap_or_else(|p| p.into_inner()) = Current { file: next, epoch: next_epoch };
+        // Every call of the old file sent its message while holding the read lock: all are queued.
+        for message in self.incoming.try_iter() {
+            match message {
+                Message::Hit(hit, epoch) => self.pending.push((hit, epoch)),
+                Message::Flush(done) => flushes.push(done),
+            }
+        }
+        let (batch, later): (Vec<_>, Vec<_>) = self.pending.drain(..).partition(|(_, epoch)| *epoch <= old_epoch);
+        self.pending = later;
+        let hits: Vec<Hit> = batch.iter().map(|(hit, _)| *hit).collect();
+        let written = self.write(&hits, old_epoch);
+        if !written {
+            // Kept in the new journal and in memory for the next try.
+            let lines: String = hits.iter().map(|h| format!("{} {} {}\n", h.key_id, h.at_ms, h.ip)).collect();
+            let current = self.current.read().unwrap_or_else(|p| p.into_inner());
+            if let Err(e) = (&current.file).write_all(lines.as_bytes()) {
+                tracing::error!("uncommitted API key usage could not be journaled again: {e}");
+            }
+            self.pending.extend(hits.into_iter().map(|hit| (hit, next_epoch)));
+        }
+        self.refusing.store(self.pending.len() >= MAX_UNCOMMITTED, Ordering::Relaxed);
+        let old = path_for(&self.paths, old_epoch);
+        if let Err(e) = std::fs::write(old, b"") {
+            tracing::warn!("the used usage journal {} could not be emptied: {e}", old.display());
+        }
+        written
+    }
+
+    /// One transaction: the counts and the epoch they close.
+    fn write(&mut self, hits: &[Hit], epoch: u64) -> bool {
         if self.known_ips.len() > MAX_KNOWN_IPS {
             self.known_ips.clear();
         }
-        let new_ips: Vec<(i64, IpAddr)> = self
-            .hits
+        let new_ips: Vec<(i64, IpAddr)> = hits
             .iter()
             .map(|h| (h.key_id, h.ip))
             .filter(|pair| !self.known_ips.contains(pair))
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
-        let (hits, secret, epoch) = (&self.hits, &self.ip_secret, self.journal.epoch);
+        let secret = &self.ip_secret;
         let written = self.db.write_blocking(|tx| {
             store::record_usage(tx, hits, &new_ips, secret)?;
             settings::set(tx, EPOCH_SETTING, &epoch)
@@ -279,11 +307,6 @@ impl Writer {
         match written {
             Ok(()) => {
                 self.known_ips.extend(new_ips);
-                self.hits.clear();
-                if let Err(e) = self.journal.restart(epoch + 1) {
-                    // The counts are committed under this epoch, so a replay would skip them.
-                    tracing::error!("the usage journal could not be started anew: {e}");
-                }
                 true
             }
             Err(e) => {
@@ -311,7 +334,7 @@ mod tests {
     }
 
     #[test]
-    fn a_journal_is_committed_once_at_start_and_an_already_committed_one_is_skipped() {
+    fn journals_are_committed_once_at_start_oldest_first_and_a_committed_one_is_skipped() {
         let dir = tempfile::tempdir().unwrap();
         let db_path = dir.path().join("fanhub.db");
         let db = Db::open(&db_path).unwrap();
@@ -320,34 +343,38 @@ mod tests {
             .write_blocking(|tx| Ok((store::create(tx, "k", &owner, "192.0.2.9".parse().unwrap())?.1.id, store::ip_secret(tx)?)))
             .unwrap();
         let requests = || db.read_blocking(|c| store::view(c, id)).unwrap().requests;
-        let journal = journal_path(&db_path);
-        let lines = format!("{id} 1700000000000 192.0.2.1\n{id} 1700000000001 192.0.2.2\n");
+        let paths = journal_paths(&db_path);
+        let lines = |n: usize| (0..n).map(|i| format!("{id} {} 192.0.2.{}\n", 1_700_000_000_000u64 + i as u64, i + 1)).collect::<String>();
 
-        std::fs::write(&journal, format!("{HEADER} 4\n{lines}")).unwrap();
-        assert_eq!(replay(&db, &journal, &secret).unwrap(), 4);
-        assert_eq!(requests(), 2, "a killed run's counts are committed");
-        // Killed after that commit but before the journal was started anew: the same file again.
-        assert_eq!(replay(&db, &journal, &secret).unwrap(), 4);
-        assert_eq!(requests(), 2, "never counted twice");
+        // A kill mid-commit: epoch 4 switched out (2 calls), epoch 5 current (1 call).
+        std::fs::write(&paths[0], format!("{HEADER} 4\n{}", lines(2))).unwrap();
+        std::fs::write(&paths[1], format!("{HEADER} 5\n{}", lines(1))).unwrap();
+        assert_eq!(replay(&db, &paths, &secret).unwrap(), 5);
+        assert_eq!(requests(), 3, "both journals are committed");
+        assert_eq!(std::fs::read(&paths[0]).unwrap(), b"", "and emptied");
 
-        // The writer starts the next epoch, journals, and commits on flush.
+        // Killed after a commit, before its journal was emptied: the same file again.
+        std::fs::write(&paths[1], format!("{HEADER} 5\n{}", lines(1))).unwrap();
+        assert_eq!(replay(&db, &paths, &secret).unwrap(), 5);
+        assert_eq!(requests(), 3, "never counted twice");
+
+        // The writer journals each call before it returns, and commits on flush.
         let log = UsageLog::start(db.clone(), secret).unwrap();
-        assert!(std::fs::read_to_string(&journal).unwrap().starts_with(&format!("{HEADER} 5\n")));
+        for ms in 0..3 {
+            log.record(Hit { key_id: id, at_ms: 1_700_000_000_100 + ms, ip: "192.0.2.3".parse().unwrap() }).unwrap();
+        }
+        let text = std::fs::read_to_string(&paths[0]).unwrap();
+        assert_eq!(text.lines().collect::<Vec<_>>()[0], format!("{HEADER} 6"));
+        assert_eq!(text.lines().count(), 4, "journaled before the answer: {text}");
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        rt.block_on(async {
-            for ms in 0..3 {
-                log.record(Hit { key_id: id, at_ms: 1_700_000_000_100 + ms, ip: "192.0.2.3".parse().unwrap() }).await.unwrap();
-            }
-            let text = std::fs::read_to_string(&journal).unwrap();
-            assert_eq!(text.lines().count(), 4, "journaled before the answer: {text}");
-            log.flush().await.unwrap();
-        });
-        assert_eq!(requests(), 5);
-        assert_eq!(std::fs::read_to_string(&journal).unwrap(), format!("{HEADER} 6\n"), "emptied after the commit");
+        rt.block_on(log.flush()).unwrap();
+        assert_eq!(requests(), 6);
+        assert_eq!(std::fs::read(&paths[0]).unwrap(), b"", "emptied after its commit");
+        assert_eq!(std::fs::read_to_string(&paths[1]).unwrap(), format!("{HEADER} 7\n"), "the calls go to the other one");
     }
 
     #[test]
-    fn the_journal_path_sits_beside_the_database() {
-        assert_eq!(journal_path(Path::new("/d/fanhub.db")), Path::new("/d/fanhub.db-usage"));
+    fn the_journals_sit_beside_the_database() {
+        assert_eq!(journal_paths(Path::new("/d/fanhub.db")), [PathBuf::from("/d/fanhub.db-usage-0"), PathBuf::from("/d/fanhub.db-usage-1")]);
     }
 }
