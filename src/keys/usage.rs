@@ -1,24 +1,26 @@
-//! Usage counting. A keyed call appends its count to the usage journal (a file beside the
-//! database) before it is answered: one small write(2) on the request's own thread, no hop and no
-//! wait for SQLite. A thread of its own commits the counts to SQLite once a second (one statement
-//! per key and hour, nothing for a key and IP already seen). A kill -9 after an answer therefore
-//! loses no count: the write is in the kernel's page cache, which outlives the process, and the
+//! Usage counting. A keyed call writes its count into the usage journal before it is answered:
+//! a line copied into a file mapped into memory (`MAP_SHARED`, so the kernel's page cache holds it
+//! at once), at an offset the call reserves with one atomic add: no system call, no lock to wait
+//! for, no hop to another thread, no wait for SQLite. A thread of its own commits the counts to
+//! SQLite once a second (one statement per key and hour, nothing for a key and IP already seen).
+//! A kill -9 after an answer therefore loses no count: the page cache outlives the process, and the
 //! journal is committed at the next start. (A power cut can lose the last seconds, as SQLite's
 //! `synchronous=NORMAL` can.) A clean stop and every reader of the counts (`flush`) commit first.
 //!
-//! Two journal files take turns (`fanhub.db-usage-0` and `-1`), each a header
-//! `fanhub-usage-journal 1 EPOCH` and then `KEY_ID AT_MS IP` a line. A commit first switches the
+//! Two journal files take turns (`fanhub.db-usage-0` and `-1`), each preallocated (so a full
+//! disk is an error when a file is started, never a fault while writing): a header
+//! `fanhub-usage-journal 1 EPOCH`, then `KEY_ID AT_MS IP CHECK` a line. A commit first switches the
 //! calls to the other file (a new epoch), then commits what the old file holds together with its
 //! epoch (`settings.usage_journal_epoch`), then empties it. So a file is never emptied before its
 //! counts are in SQLite, and a kill between the commit and the emptying counts nothing twice: a
-//! journal whose epoch was committed is skipped at start.
+//! journal whose epoch was committed is skipped at start. A line a kill cut short fails its check.
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::Write;
 use std::net::IpAddr;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -36,6 +38,9 @@ const MAX_BATCH: usize = 65_536;
 const MAX_UNCOMMITTED: usize = 4 * MAX_BATCH;
 const MAX_KNOWN_IPS: usize = 100_000;
 const HEADER: &str = "fanhub-usage-journal 1";
+/// Each journal file's size: more than the longest lines of `MAX_BATCH` calls (a commit is due
+/// then) and of those that arrive while it runs.
+const JOURNAL_BYTES: usize = 16 << 20;
 const EPOCH_SETTING: &str = "usage_journal_epoch";
 
 enum Message {
@@ -45,18 +50,83 @@ enum Message {
     Flush(oneshot::Sender<bool>),
 }
 
-/// The file calls append to now.
-struct Current {
-    file: File,
+/// A journal file mapped into memory, written at reserved offsets.
+struct Mapped {
+    ptr: *mut u8,
+    next: AtomicUsize,
     epoch: u64,
+    _file: File,
+}
+
+// The mapping is written only at offsets reserved through `next` (each byte by one writer), and
+// unmapped only when no call can hold it (see `UsageLog::current`).
+unsafe impl Send for Mapped {}
+unsafe impl Sync for Mapped {}
+
+impl Mapped {
+    /// A new, empty journal for `epoch` at `path`, preallocated and mapped.
+    fn create(path: &Path, epoch: u64) -> Result<Self, ApiError> {
+        let fail = |e: std::io::Error| ApiError::internal(format!("cannot start the usage journal {}: {e}", path.display()));
+        let file = File::options().read(true).write(true).create(true).truncate(true).open(path).map_err(fail)?;
+        // Real blocks, not a sparse file: writing to a mapped hole on a full disk would kill the process.
+        let allocated = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, JOURNAL_BYTES as libc::off_t) };
+        if allocated != 0 {
+            return Err(fail(std::io::Error::from_raw_os_error(allocated)));
+        }
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                JOURNAL_BYTES,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(fail(std::io::Error::last_os_error()));
+        }
+        let mapped = Self { ptr: ptr.cast(), next: AtomicUsize::new(0), epoch, _file: file };
+        mapped.append(format!("{HEADER} {epoch}\n").as_bytes());
+        Ok(mapped)
+    }
+
+    /// Copies `line` in at a reserved offset; false when the file is full.
+    fn append(&self, line: &[u8]) -> bool {
+        let at = self.next.fetch_add(line.len(), Ordering::Relaxed);
+        if at + line.len() > JOURNAL_BYTES {
+            return false;
+        }
+        // In bounds, and no other call was given these bytes.
+        unsafe { std::ptr::copy_nonoverlapping(line.as_ptr(), self.ptr.add(at), line.len()) };
+        true
+    }
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        unsafe { libc::munmap(self.ptr.cast(), JOURNAL_BYTES) };
+    }
+}
+
+/// `KEY_ID AT_MS IP CHECK\n`: the check is a hash of the rest, so a line a kill cut short (or
+/// pieced from two) is not read as a call.
+fn line(hit: &Hit) -> String {
+    let fields = format!("{} {} {}", hit.key_id, hit.at_ms, hit.ip);
+    format!("{fields} {:08x}\n", check(&fields))
+}
+
+fn check(fields: &str) -> u32 {
+    fields.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
 }
 
 #[derive(Clone)]
 pub struct UsageLog {
     queue: mpsc::Sender<Message>,
     /// Read-locked by a call across its append and its message, so the writer, which switches
-    /// files under the write lock, finds every call of the old file in its queue.
-    current: Arc<RwLock<Current>>,
+    /// files under the write lock, finds every call of the old file in its queue (and unmaps a
+    /// file no call holds).
+    current: Arc<RwLock<Arc<Mapped>>>,
     /// Set while SQLite has refused the counts for too long.
     refusing: Arc<AtomicBool>,
 }
@@ -80,7 +150,7 @@ impl UsageLog {
     pub fn start(db: Db, ip_secret: [u8; 32]) -> Result<Self, ApiError> {
         let paths = journal_paths(db.path());
         let epoch = replay(&db, &paths, &ip_secret)? + 1;
-        let current = Arc::new(RwLock::new(Current { file: start_journal(path_for(&paths, epoch), epoch)?, epoch }));
+        let current = Arc::new(RwLock::new(Arc::new(Mapped::create(path_for(&paths, epoch), epoch)?)));
         let refusing = Arc::new(AtomicBool::new(false));
         let (queue, incoming) = mpsc::channel::<Message>();
         let mut writer = Writer {
@@ -105,10 +175,10 @@ impl UsageLog {
         if self.refusing.load(Ordering::Relaxed) {
             return Err(ApiError::unavailable("Your API usage could not be recorded. Please try again."));
         }
-        let line = format!("{} {} {}\n", hit.key_id, hit.at_ms, hit.ip);
+        let line = line(&hit);
         let current = self.current.read().unwrap_or_else(|p| p.into_inner());
-        if let Err(e) = (&current.file).write_all(line.as_bytes()) {
-            tracing::error!("API key usage not journaled (the call is refused): {e}");
+        if !current.append(line.as_bytes()) {
+            tracing::error!("the API key usage journal is full (the call is refused)");
             return Err(ApiError::unavailable("Your API usage could not be recorded. Please try again."));
         }
         self.queue.send(Message::Hit(hit, current.epoch)).map_err(|_| ApiError::unavailable("The server is shutting down."))
@@ -123,13 +193,6 @@ impl UsageLog {
             _ => Err(ApiError::unavailable("API usage could not be written. Please try again.")),
         }
     }
-}
-
-/// An empty journal for `epoch`, opened for appending.
-fn start_journal(path: &Path, epoch: u64) -> Result<File, ApiError> {
-    let fail = |e: std::io::Error| ApiError::internal(format!("cannot start the usage journal {}: {e}", path.display()));
-    std::fs::write(path, format!("{HEADER} {epoch}\n")).map_err(fail)?;
-    File::options().append(true).open(path).map_err(fail)
 }
 
 /// Commits the journals a process that did not stop cleanly left, oldest first, skipping those
@@ -172,14 +235,19 @@ fn replay(db: &Db, paths: &[PathBuf; 2], ip_secret: &[u8; 32]) -> Result<u64, Ap
     Ok(committed)
 }
 
-/// A journal's epoch and its complete lines; None without the header. A line cut short by a kill
-/// was never acknowledged, so it is dropped.
+/// A journal's epoch and its whole lines; None without the header. The unused rest of a file is
+/// zeros, and so is a line whose call was killed before it was written; a line cut short by a kill
+/// fails its check. Neither was answered, so neither counts.
 fn parse(text: &str) -> Option<(u64, Vec<Hit>)> {
-    let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n')).map(str::trim_end);
+    let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n')).map(|l| l.trim_end().rsplit('\0').next().unwrap_or(""));
     let epoch = lines.next()?.strip_prefix(HEADER)?.trim().parse().ok()?;
     let hits = lines
         .filter_map(|line| {
-            let mut parts = line.split(' ');
+            let (fields, sum) = line.rsplit_once(' ')?;
+            if u32::from_str_radix(sum, 16).ok()? != check(fields) {
+                return None;
+            }
+            let mut parts = fields.split(' ');
             let hit = Hit {
                 key_id: parts.next()?.parse().ok()?,
                 at_ms: parts.next()?.parse().ok()?,
@@ -195,7 +263,7 @@ struct Writer {
     db: Db,
     ip_secret: [u8; 32],
     paths: [PathBuf; 2],
-    current: Arc<RwLock<Current>>,
+    current: Arc<RwLock<Arc<Mapped>>>,
     refusing: Arc<AtomicBool>,
     /// The (key, IP) pairs already in api_key_ips, so a returning caller costs no statement.
     known_ips: HashSet<(i64, IpAddr)>,
@@ -251,14 +319,15 @@ impl Writer {
         }
         let old_epoch = self.current.read().unwrap_or_else(|p| p.into_inner()).epoch;
         let next_epoch = old_epoch + 1;
-        let next = match start_journal(path_for(&self.paths, next_epoch), next_epoch) {
-            Ok(file) => file,
+        let next = match Mapped::create(path_for(&self.paths, next_epoch), next_epoch) {
+            Ok(mapped) => Arc::new(mapped),
             Err(e) => {
                 tracing::error!("API key usage not committed: {e}");
                 return false;
             }
         };
-        *self.current.write().unwrap_or_else(|p| p.into_inner()) = Current { file: next, epoch: next_epoch };
+        let old = std::mem::replace(&mut *self.current.write().unwrap_or_else(|p| p.into_inner()), next.clone());
+        drop(old);
         // Every call of the old file sent its message while holding the read lock: all are queued.
         for message in self.incoming.try_iter() {
             match message {
@@ -272,10 +341,9 @@ impl Writer {
         let written = self.write(&hits, old_epoch);
         if !written {
             // Kept in the new journal and in memory for the next try.
-            let lines: String = hits.iter().map(|h| format!("{} {} {}\n", h.key_id, h.at_ms, h.ip)).collect();
-            let current = self.current.read().unwrap_or_else(|p| p.into_inner());
-            if let Err(e) = (&current.file).write_all(lines.as_bytes()) {
-                tracing::error!("uncommitted API key usage could not be journaled again: {e}");
+            let journaled = hits.iter().all(|hit| next.append(line(hit).as_bytes()));
+            if !journaled {
+                tracing::error!("uncommitted API key usage could not be journaled again (the journal is full)");
             }
             self.pending.extend(hits.into_iter().map(|hit| (hit, next_epoch)));
         }
@@ -322,15 +390,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_journal_keeps_complete_lines_and_needs_its_header() {
-        let text = "fanhub-usage-journal 1 7\n3 1700000000000 192.0.2.1\n4 1700000000001 2001:db8::1\n5 17000";
-        let (epoch, hits) = parse(text).unwrap();
+    fn a_journal_keeps_whole_checked_lines_and_needs_its_header() {
+        let hit = |key_id, ip: &str| Hit { key_id, at_ms: 1_700_000_000_000 + key_id, ip: ip.parse().unwrap() };
+        let (a, b, c) = (line(&hit(3, "192.0.2.1")), line(&hit(4, "2001:db8::1")), line(&hit(123, "10.0.0.1")));
+        // A call killed before its copy (zeros), one cut short (its start only), one pieced
+        // together from a lost start and a later end, and the unused zeros after the last line.
+        let pieced = format!("1\0\0{}", &c[2..]);
+        let text = format!("fanhub-usage-journal 1 7\n{a}\0\0\0\0{b}{}\0\0\0{pieced}{a}\0\0\0\0", &c[..9]);
+        let (epoch, hits) = parse(&text).unwrap();
         assert_eq!(epoch, 7);
-        assert_eq!(hits.len(), 2, "the cut line was never acknowledged");
-        assert_eq!((hits[1].key_id, hits[1].at_ms, hits[1].ip.to_string().as_str()), (4, 1_700_000_000_001, "2001:db8::1"));
-        assert!(parse("3 1700000000000 192.0.2.1\n").is_none());
+        let read: Vec<(i64, String)> = hits.iter().map(|h| (h.key_id, h.ip.to_string())).collect();
+        assert_eq!(read, vec![(3, "192.0.2.1".into()), (4, "2001:db8::1".into()), (3, "192.0.2.1".into())]);
+        assert!(parse(&a).is_none(), "no header");
         assert!(parse("fanhub-usage-journal 1 7").is_none(), "a header cut short");
-        assert_eq!(parse("fanhub-usage-journal 1 2\nbad line\n1 2 3 4\n").unwrap().1.len(), 0);
+        assert_eq!(parse("fanhub-usage-journal 1 2\nbad line\n1 2 3 4\n1 2 10.0.0.1 00000000\n").unwrap().1.len(), 0);
     }
 
     #[test]
@@ -344,7 +417,11 @@ mod tests {
             .unwrap();
         let requests = || db.read_blocking(|c| store::view(c, id)).unwrap().requests;
         let paths = journal_paths(&db_path);
-        let lines = |n: usize| (0..n).map(|i| format!("{id} {} 192.0.2.{}\n", 1_700_000_000_000u64 + i as u64, i + 1)).collect::<String>();
+        let lines = |n: usize| {
+            (0..n)
+                .map(|i| line(&Hit { key_id: id, at_ms: 1_700_000_000_000 + i as i64, ip: format!("192.0.2.{}", i + 1).parse().unwrap() }))
+                .collect::<String>()
+        };
 
         // A kill mid-commit: epoch 4 switched out (2 calls), epoch 5 current (1 call).
         std::fs::write(&paths[0], format!("{HEADER} 4\n{}", lines(2))).unwrap();
@@ -363,14 +440,14 @@ mod tests {
         for ms in 0..3 {
             log.record(Hit { key_id: id, at_ms: 1_700_000_000_100 + ms, ip: "192.0.2.3".parse().unwrap() }).unwrap();
         }
-        let text = std::fs::read_to_string(&paths[0]).unwrap();
-        assert_eq!(text.lines().collect::<Vec<_>>()[0], format!("{HEADER} 6"));
-        assert_eq!(text.lines().count(), 4, "journaled before the answer: {text}");
+        let (epoch, journaled) = parse(&String::from_utf8_lossy(&std::fs::read(&paths[0]).unwrap())).unwrap();
+        assert_eq!((epoch, journaled.len()), (6, 3), "journaled before the answer");
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(log.flush()).unwrap();
         assert_eq!(requests(), 6);
         assert_eq!(std::fs::read(&paths[0]).unwrap(), b"", "emptied after its commit");
-        assert_eq!(std::fs::read_to_string(&paths[1]).unwrap(), format!("{HEADER} 7\n"), "the calls go to the other one");
+        let (epoch, journaled) = parse(&String::from_utf8_lossy(&std::fs::read(&paths[1]).unwrap())).unwrap();
+        assert_eq!((epoch, journaled.len()), (7, 0), "the calls go to the other one");
     }
 
     #[test]
