@@ -1,8 +1,9 @@
 //! Usage counting. A keyed call writes its count into the usage journal before it is answered:
 //! a line copied into a file mapped into memory (`MAP_SHARED`, so the kernel's page cache holds it
 //! at once), at an offset the call reserves with one atomic add: no system call, no lock to wait
-//! for, no hop to another thread, no wait for SQLite. A thread of its own commits the counts to
-//! SQLite once a second (one statement per key and hour, nothing for a key and IP already seen).
+//! for, no message to another thread, no wait for SQLite. A thread of its own reads the journal
+//! back and commits the counts to SQLite once a second (one statement per key and hour, nothing for
+//! a key and IP already seen).
 //! A kill -9 after an answer therefore loses no count: the page cache outlives the process, and the
 //! journal is committed at the next start. (A power cut can lose the last seconds, as SQLite's
 //! `synchronous=NORMAL` can.) A clean stop and every reader of the counts (`flush`) commit first.
@@ -23,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::sync::oneshot;
 
@@ -33,21 +34,19 @@ use crate::error::ApiError;
 
 /// How long a count may wait in the journal before it is committed to SQLite.
 pub const FLUSH_INTERVAL: Duration = Duration::from_secs(1);
-const MAX_BATCH: usize = 65_536;
 /// While SQLite refuses the counts, keyed calls are refused past this many uncommitted ones.
-const MAX_UNCOMMITTED: usize = 4 * MAX_BATCH;
+const MAX_UNCOMMITTED: usize = 262_144;
 const MAX_KNOWN_IPS: usize = 100_000;
 const HEADER: &str = "fanhub-usage-journal 1";
-/// Each journal file's size: more than the longest lines of `MAX_BATCH` calls (a commit is due
-/// then) and of those that arrive while it runs.
+/// Each journal file's size: a second of calls is a few MB even at 100,000 calls a second; a call
+/// that finds its file full is refused and has it committed at once.
 const JOURNAL_BYTES: usize = 16 << 20;
 const EPOCH_SETTING: &str = "usage_journal_epoch";
 
 enum Message {
-    /// A journaled call and the epoch of the file it is in.
-    Hit(Hit, u64),
-    /// Commit everything journaled so far, then answer whether it was committed.
-    Flush(oneshot::Sender<bool>),
+    /// Commit everything journaled so far, then answer whether it was committed (None: the
+    /// journal filled up; commit early).
+    Flush(Option<oneshot::Sender<bool>>),
 }
 
 /// A journal file mapped into memory, written at reserved offsets.
@@ -103,6 +102,16 @@ impl Mapped {
     }
 }
 
+impl Mapped {
+    /// What was written, as text (called once no call can write any more).
+    fn written(&self) -> String {
+        let len = self.next.load(Ordering::Relaxed).min(JOURNAL_BYTES);
+        // Every call that reserved bytes has copied them: the writer holds the file switched out.
+        let bytes = unsafe { std::slice::from_raw_parts(self.ptr, len) };
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+}
+
 impl Drop for Mapped {
     fn drop(&mut self) {
         unsafe { libc::munmap(self.ptr.cast(), JOURNAL_BYTES) };
@@ -123,9 +132,8 @@ fn check(fields: &str) -> u32 {
 #[derive(Clone)]
 pub struct UsageLog {
     queue: mpsc::Sender<Message>,
-    /// Read-locked by a call across its append and its message, so the writer, which switches
-    /// files under the write lock, finds every call of the old file in its queue (and unmaps a
-    /// file no call holds).
+    /// Read-locked by a call across its append, so once the writer has switched files under the
+    /// write lock, the old file is complete and no call holds it.
     current: Arc<RwLock<Arc<Mapped>>>,
     /// Set while SQLite has refused the counts for too long.
     refusing: Arc<AtomicBool>,
@@ -176,18 +184,18 @@ impl UsageLog {
             return Err(ApiError::unavailable("Your API usage could not be recorded. Please try again."));
         }
         let line = line(&hit);
-        let current = self.current.read().unwrap_or_else(|p| p.into_inner());
-        if !current.append(line.as_bytes()) {
-            tracing::error!("the API key usage journal is full (the call is refused)");
-            return Err(ApiError::unavailable("Your API usage could not be recorded. Please try again."));
+        if self.current.read().unwrap_or_else(|p| p.into_inner()).append(line.as_bytes()) {
+            return Ok(());
         }
-        self.queue.send(Message::Hit(hit, current.epoch)).map_err(|_| ApiError::unavailable("The server is shutting down."))
+        let _ = self.queue.send(Message::Flush(None));
+        tracing::error!("the API key usage journal is full (the call is refused)");
+        Err(ApiError::unavailable("Your API usage could not be recorded. Please try again."))
     }
 
     /// Commits every count so far; returns once they are in SQLite.
     pub async fn flush(&self) -> Result<(), ApiError> {
         let (done, written) = oneshot::channel();
-        self.queue.send(Message::Flush(done)).map_err(|_| ApiError::unavailable("The server is shutting down."))?;
+        self.queue.send(Message::Flush(Some(done))).map_err(|_| ApiError::unavailable("The server is shutting down."))?;
         match written.await {
             Ok(true) => Ok(()),
             _ => Err(ApiError::unavailable("API usage could not be written. Please try again.")),
@@ -267,54 +275,43 @@ struct Writer {
     refusing: Arc<AtomicBool>,
     /// The (key, IP) pairs already in api_key_ips, so a returning caller costs no statement.
     known_ips: HashSet<(i64, IpAddr)>,
-    /// Journaled calls not committed yet, with their file's epoch.
-    pending: Vec<(Hit, u64)>,
+    /// Calls whose commit failed and that the journal had no room for, kept for the next try.
+    pending: Vec<Hit>,
     incoming: mpsc::Receiver<Message>,
 }
 
 impl Writer {
     fn run(&mut self) {
-        let mut deadline = Instant::now() + FLUSH_INTERVAL;
         loop {
-            let message = if self.pending.is_empty() {
-                self.incoming.recv().map_err(|_| RecvTimeoutError::Disconnected)
-            } else {
-                self.incoming.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            };
-            match message {
-                Ok(Message::Hit(hit, epoch)) => {
-                    if self.pending.is_empty() {
-                        deadline = Instant::now() + FLUSH_INTERVAL;
-                    }
-                    self.pending.push((hit, epoch));
-                    if self.pending.len() >= MAX_BATCH {
-                        self.commit(&mut Vec::new());
-                    }
-                }
+            match self.incoming.recv_timeout(FLUSH_INTERVAL) {
                 Ok(Message::Flush(done)) => {
-                    let mut flushes = vec![done];
-                    let committed = self.commit(&mut flushes);
+                    let mut flushes: Vec<_> = done.into_iter().collect();
+                    // Flushes that arrived meanwhile are answered by the same commit.
+                    for Message::Flush(more) in self.incoming.try_iter() {
+                        flushes.extend(more);
+                    }
+                    let committed = self.commit();
                     for done in flushes {
                         let _ = done.send(committed);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    self.commit(&mut Vec::new());
-                    // After a failed commit, the next try waits an interval instead of spinning.
-                    deadline = Instant::now() + FLUSH_INTERVAL;
+                    self.commit();
                 }
                 Err(RecvTimeoutError::Disconnected) => break,
             }
         }
-        self.commit(&mut Vec::new());
+        self.commit();
     }
 
     /// Switches the calls to the other journal, commits everything the old one holds with its
-    /// epoch, then empties it. True when it was committed (or there was nothing). Flush requests
-    /// met in the queue meanwhile join `flushes`.
-    fn commit(&mut self, flushes: &mut Vec<oneshot::Sender<bool>>) -> bool {
-        // A call sends its message before it is answered, so anything a flush must cover is here.
-        if self.pending.is_empty() {
+    /// epoch, then empties it. True when it was committed (or there was nothing).
+    fn commit(&mut self) -> bool {
+        let has_calls = {
+            let current = self.current.read().unwrap_or_else(|p| p.into_inner());
+            current.next.load(Ordering::Relaxed) > HEADER.len() + 1 + current.epoch.to_string().len() + 1
+        };
+        if !has_calls && self.pending.is_empty() {
             return true;
         }
         let old_epoch = self.current.read().unwrap_or_else(|p| p.into_inner()).epoch;
@@ -327,27 +324,18 @@ impl Writer {
             }
         };
         let old = std::mem::replace(&mut *self.current.write().unwrap_or_else(|p| p.into_inner()), next.clone());
+        let mut hits = std::mem::take(&mut self.pending);
+        hits.extend(parse(&old.written()).map(|(_, journaled)| journaled).unwrap_or_default());
         drop(old);
-        // Every call of the old file sent its message while holding the read lock: all are queued.
-        for message in self.incoming.try_iter() {
-            match message {
-                Message::Hit(hit, epoch) => self.pending.push((hit, epoch)),
-                Message::Flush(done) => flushes.push(done),
-            }
-        }
-        let (batch, later): (Vec<_>, Vec<_>) = self.pending.drain(..).partition(|(_, epoch)| *epoch <= old_epoch);
-        self.pending = later;
-        let hits: Vec<Hit> = batch.iter().map(|(hit, _)| *hit).collect();
         let written = self.write(&hits, old_epoch);
         if !written {
-            // Kept in the new journal and in memory for the next try.
-            let journaled = hits.iter().all(|hit| next.append(line(hit).as_bytes()));
-            if !journaled {
-                tracing::error!("uncommitted API key usage could not be journaled again (the journal is full)");
+            // Into the new journal for the next try (read back from there), or kept here.
+            self.pending = hits.iter().filter(|hit| !next.append(line(hit).as_bytes())).copied().collect();
+            if !self.pending.is_empty() {
+                tracing::error!("{} uncommitted API key calls are kept in memory only (the journal is full)", self.pending.len());
             }
-            self.pending.extend(hits.into_iter().map(|hit| (hit, next_epoch)));
         }
-        self.refusing.store(self.pending.len() >= MAX_UNCOMMITTED, Ordering::Relaxed);
+        self.refusing.store(!written && hits.len() >= MAX_UNCOMMITTED, Ordering::Relaxed);
         let old = path_for(&self.paths, old_epoch);
         if let Err(e) = std::fs::write(old, b"") {
             tracing::warn!("the used usage journal {} could not be emptied: {e}", old.display());
