@@ -41,7 +41,10 @@ pub fn report_limit() -> PerIp {
 /// A positive id (a JSON number, or a string of digits).
 fn parse_group_id(field: &str, value: &serde_json::Value) -> Result<u64, ApiError> {
     let id = match value {
-        serde_json::Value::Number(n) => n.as_u64(),
+        // JSON has one number type: 42.0 is the whole number 42 (as JSON Schema's `integer` says).
+        serde_json::Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64().filter(|f| f.fract() == 0.0 && (1.0..=MAX_GROUP_ID as f64).contains(f)).map(|f| f as u64)
+        }),
         serde_json::Value::String(s) => s.trim().parse::<u64>().ok().filter(|_| s.trim().chars().all(|c| c.is_ascii_digit())),
         _ => None,
     };
@@ -499,4 +502,20 @@ fn validate_report(body: &ReportRequest) -> Result<(String, String, String, Stri
         return Err(ApiError::validation(fields));
     }
     Ok((reporter, target, reason, description, priority))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn group_ids_are_whole_numbers_in_range_written_as_json_numbers_or_digits() {
+        for ok in [json!(7), json!(7.0), json!("7"), json!(" 42 "), json!(9007199254740991u64)] {
+            assert!(parse_group_id("groupId", &ok).is_ok(), "{ok}");
+        }
+        for bad in [json!(0), json!(-3), json!(7.5), json!(1e300), json!("7.0"), json!("+7"), json!(null), json!(9007199254740992u64)] {
+            assert!(parse_group_id("groupId", &bad).is_err(), "{bad}");
+        }
+    }
 }
