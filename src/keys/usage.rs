@@ -121,8 +121,12 @@ impl Drop for Mapped {
 /// `KEY_ID AT_MS IP CHECK\n`: the check is a hash of the rest, so a line a kill cut short (or
 /// pieced from two) is not read as a call.
 fn line(hit: &Hit) -> String {
-    let fields = format!("{} {} {}", hit.key_id, hit.at_ms, hit.ip);
-    format!("{fields} {:08x}\n", check(&fields))
+    use std::fmt::Write as _;
+    let mut line = String::with_capacity(96);
+    let _ = write!(line, "{} {} {}", hit.key_id, hit.at_ms, hit.ip);
+    let sum = check(&line);
+    let _ = writeln!(line, " {sum:08x}");
+    line
 }
 
 fn check(fields: &str) -> u32 {
@@ -307,14 +311,14 @@ impl Writer {
     /// Switches the calls to the other journal, commits everything the old one holds with its
     /// epoch, then empties it. True when it was committed (or there was nothing).
     fn commit(&mut self) -> bool {
-        let has_calls = {
+        let (old_epoch, has_calls) = {
             let current = self.current.read().unwrap_or_else(|p| p.into_inner());
-            current.next.load(Ordering::Relaxed) > HEADER.len() + 1 + current.epoch.to_string().len() + 1
+            let header = HEADER.len() + 1 + current.epoch.to_string().len() + 1;
+            (current.epoch, current.next.load(Ordering::Relaxed) > header)
         };
         if !has_calls && self.pending.is_empty() {
             return true;
         }
-        let old_epoch = self.current.read().unwrap_or_else(|p| p.into_inner()).epoch;
         let next_epoch = old_epoch + 1;
         let next = match Mapped::create(path_for(&self.paths, next_epoch), next_epoch) {
             Ok(mapped) => Arc::new(mapped),
