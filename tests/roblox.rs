@@ -174,6 +174,10 @@ async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     let (_, _, a) = get(&server, "/api/discord-bot/analyze/VetBravo").await;
     assert_eq!(a["badges"]["available"], false);
     assert_eq!(fake.cookie_calls(fake_roblox::AWARDED_DATES), 0);
+    // Roblox refuses everyone's award dates without a cookie: the next player is not asked for.
+    let (status, _, r) = newgen(&server, &key, "OgCharlie").await;
+    assert_eq!((status, r["elcBadges"]["unavailableCode"].as_str()), (200, Some("needsCookie")), "{r}");
+    assert_eq!(fake.calls(fake_roblox::AWARDED_DATES), 1, "a refusal for everyone is asked once");
     drop(server);
 
     // A cookie the fake accepts: award dates are read, and the cookie never reaches the log.

@@ -13,6 +13,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0008_scans", include_str!("migrations/0008_scans.sql")),
     ("0009_player_ranking", include_str!("migrations/0009_player_ranking.sql")),
     ("0010_badge_image_fallbacks", include_str!("migrations/0010_badge_image_fallbacks.sql")),
+    ("0011_ranking_version", include_str!("migrations/0011_ranking_version.sql")),
 ];
 
 pub const LATEST_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -237,6 +237,13 @@ fn ip_hash(secret: &[u8; 32], ip: IpAddr) -> Vec<u8> {
     h.finalize()[..16].to_vec()
 }
 
+/// Every accepted call of one key so far (as committed from the usage journal).
+pub fn requests_of(conn: &Connection, key_id: i64) -> Result<i64, ApiError> {
+    Ok(conn
+        .prepare_cached("SELECT COALESCE(SUM(requests), 0) FROM api_key_hourly WHERE key_id = ?1")?
+        .query_row([key_id], |r| r.get(0))?)
+}
+
 /// Accepted calls per key since `since_secs` (Unix seconds, an hour boundary), for the hour and
 /// day windows of the rate limits after a restart.
 pub fn requests_since(conn: &Connection, since_secs: i64) -> Result<HashMap<i64, Vec<(i64, i64)>>, ApiError> {

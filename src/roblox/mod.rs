@@ -62,6 +62,9 @@ const PENDING_PAUSE: Duration = Duration::from_millis(500);
 const UNKNOWN_NAME_TTL_MS: i64 = 10 * 60 * 1000;
 /// Award dates Roblox refused (no cookie, cookie rejected, hidden inventory) are asked for again after this.
 const REFUSED_AWARDS_TTL_MS: i64 = 60 * 60 * 1000;
+/// After Roblox refuses award dates for want of a (valid) cookie, which holds for every player,
+/// nobody's are asked for this long: a scan would otherwise spend one refused call per member.
+const SITE_REFUSAL_TTL_MS: i64 = 10 * 60 * 1000;
 
 /// Why a lookup failed. Converts into the API's error shape.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -208,6 +211,8 @@ pub struct PlayerReport {
     pub verdict: Verdict,
     /// When this report was put together (ms since the epoch).
     pub checked_at_ms: i64,
+    /// Its newgen-check answer, serialized once (see `routes::newgen_check`).
+    pub rendered: routes::Rendered,
 }
 
 impl PlayerReport {
@@ -310,6 +315,8 @@ pub struct Inner {
     pub(crate) key_requests: routes::KeyRequests,
     /// Lookups through the bot API (which takes no key) that ask Roblox, per caller.
     pub(crate) bot_lookups: crate::ratelimit::PerIp,
+    /// Award dates refused for the whole site (no cookie, cookie rejected) until this time (ms).
+    site_refusal: std::sync::Mutex<Option<(i64, Unavailable)>>,
 }
 
 impl std::ops::Deref for Roblox {
@@ -416,6 +423,7 @@ impl Roblox {
             monitor: monitor::Monitor::new(config.badges.tracked.len()),
             key_requests: Default::default(),
             bot_lookups: routes::bot_lookup_limit(),
+            site_refusal: Default::default(),
             config,
         }))
     }
@@ -547,7 +555,15 @@ impl Roblox {
         rows.extend(thumb_row);
         let elc_total = self.config.badges.elc.len();
         let verdict = classify::classify(&self.config.classification, &profile, &awards, elc_total);
-        let report = Arc::new(PlayerReport { profile, avatar_url, awards, elc_total, verdict, checked_at_ms: now_ms() });
+        let report = Arc::new(PlayerReport {
+            profile,
+            avatar_url,
+            awards,
+            elc_total,
+            verdict,
+            checked_at_ms: now_ms(),
+            rendered: Default::default(),
+        });
         let player = store::PlayerRow {
             user_id: report.profile.id,
             username: report.profile.name.clone(),
@@ -623,6 +639,9 @@ impl Roblox {
         if let Some(a) = self.awards.get(&id, now - self.awards_ttl_ms()) {
             return (a, None);
         }
+        if let Some(why) = self.award_dates_refused() {
+            return (Awards::Unavailable(why), None);
+        }
         let ids = elc.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
         let path = format!("v1/users/{id}/badges/awarded-dates");
         let answer = match self.http.call(&http::AWARDED_DATES, &path, &[("badgeIds", ids)], None, priority).await {
@@ -639,9 +658,13 @@ impl Roblox {
             200 => {}
             401 | 403 if self.http.has_cookie() => {
                 self.http.note_cookie(false);
+                self.note_site_refusal(Unavailable::CookieRejected, now);
                 return refused(Unavailable::CookieRejected);
             }
-            401 | 403 => return refused(Unavailable::NeedsCookie),
+            401 | 403 => {
+                self.note_site_refusal(Unavailable::NeedsCookie, now);
+                return refused(Unavailable::NeedsCookie);
+            }
             500 => return refused(Unavailable::Hidden),
             404 | 400 => return refused(Unavailable::Hidden),
             s => return (Awards::Unavailable(Unavailable::Temporary(format!("HTTP {s}"))), None),
@@ -670,6 +693,45 @@ impl Roblox {
             fetched_at: now,
         };
         (Awards::Known(owned), Some(row))
+    }
+
+    /// Why Roblox refuses everyone's award dates at the moment, if it does (no cookie, cookie
+    /// rejected): remembered for 10 minutes after a refusal, then asked again.
+    pub fn award_dates_refused(&self) -> Option<Unavailable> {
+        let refusal = self.site_refusal.lock().unwrap_or_else(|p| p.into_inner());
+        refusal.as_ref().filter(|(until, _)| now_ms() < *until).map(|(_, why)| why.clone())
+    }
+
+    fn note_site_refusal(&self, why: Unavailable, now: i64) {
+        *self.site_refusal.lock().unwrap_or_else(|p| p.into_inner()) = Some((now + SITE_REFUSAL_TTL_MS, why));
+    }
+
+    /// Asks for the headshots of up to 100 players in one call and keeps them, so their lookups
+    /// (a scan's page of members) find them cached instead of asking one by one.
+    pub async fn prefetch_headshots(&self, ids: &[u64], priority: Priority) {
+        let now = now_ms();
+        let missing: Vec<u64> = ids
+            .iter()
+            .copied()
+            .filter(|id| self.thumbs.get(id, now - self.thumb_ttl_ms()).is_none())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for chunk in missing.chunks(100) {
+            let query = [
+                ("userIds", chunk.iter().map(u64::to_string).collect::<Vec<_>>().join(",")),
+                ("size", "150x150".to_string()),
+                ("format", "Png".to_string()),
+                ("isCircular", "false".to_string()),
+            ];
+            let urls = self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &query, priority).await;
+            let mut rows = Vec::with_capacity(urls.len());
+            for (id, url) in urls.into_iter().filter(|(id, _)| chunk.contains(id)) {
+                self.thumbs.insert(id, url.clone(), now);
+                rows.push(CacheRow { kind: "thumb", key: id.to_string(), body: url, fetched_at: now });
+            }
+            self.persist(rows, None).await;
+        }
     }
 
     /// Name and description of a badge: memory, SQLite, then `badges/v1/badges/{id}`. None on failure.

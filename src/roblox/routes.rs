@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::middleware::from_fn_with_state;
-use axum::response::Response;
+use axum::body::Bytes;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Json, Router};
 use serde::Serialize;
@@ -118,9 +119,11 @@ pub struct NewgenCheck {
     pub evidence: Vec<Evidence>,
     pub is_banned: bool,
     pub elc_badges: ElcBadges,
-    pub api_key: KeyUsage,
     /// When Roblox's data was read (RFC 3339); cached answers keep their time.
     pub checked_at: String,
+    /// The key of this call (always the last field: the rest of the answer is kept serialized
+    /// per player, see [`newgen_check`]).
+    pub api_key: KeyUsage,
 }
 
 fn elc_badges(report: &PlayerReport) -> ElcBadges {
@@ -168,44 +171,58 @@ enum LookupFailures {
     Timeout,
 }
 
-/// Counts for `apiKey.requests`: a SQLite read at most every 2 s per key, counted up in between.
+/// Counts for `apiKey.requests`: re-read from SQLite at most every 2 s per key, counted up in
+/// memory in between. The re-read runs behind the answers: a call that finds its figure stale
+/// starts it and answers with the figure counted up, so no caller waits for the usage to be
+/// written, and a figure never goes down.
 #[derive(Default)]
-pub struct KeyRequests(Mutex<HashMap<i64, (i64, i64)>>);
+pub struct KeyRequests(Arc<Mutex<HashMap<i64, KeyCount>>>);
+
+struct KeyCount {
+    requests: i64,
+    read_at: i64,
+    rereading: bool,
+}
 
 impl KeyRequests {
     async fn count(&self, state: &AppState, key_id: i64) -> i64 {
         let now = now_ms();
         {
             let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((count, at)) = map.get_mut(&key_id)
-                && now - *at < KEY_REQUESTS_REFRESH_MS
-            {
-                *count += 1;
-                return *count;
+            if let Some(known) = map.get_mut(&key_id) {
+                known.requests += 1;
+                if now - known.read_at >= KEY_REQUESTS_REFRESH_MS && !known.rereading {
+                    known.rereading = true;
+                    let (counts, state) = (self.0.clone(), state.clone());
+                    tokio::spawn(async move {
+                        let read = Self::read(&state, key_id).await;
+                        let mut map = counts.lock().unwrap_or_else(|p| p.into_inner());
+                        if let Some(known) = map.get_mut(&key_id) {
+                            known.requests = known.requests.max(read);
+                            known.read_at = now_ms();
+                            known.rereading = false;
+                        }
+                    });
+                }
+                return known.requests;
             }
         }
-        // Usage is written behind: write the queue (this call included) before reading it.
-        if let Err(e) = state.keys.flush_usage().await {
-            tracing::warn!("API key usage not written before reading it: {e}");
-        }
-        let read = state
-            .db
-            .read(move |c| {
-                Ok(c.query_row(
-                    "SELECT COALESCE(SUM(requests), 0) FROM api_key_hourly WHERE key_id = ?1",
-                    [key_id],
-                    |r| r.get::<_, i64>(0),
-                )?)
-            })
-            .await
-            .unwrap_or(0);
-        let count = read.max(1);
+        let requests = Self::read(state, key_id).await.max(1);
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if map.len() > 10_000 {
             map.clear();
         }
-        map.insert(key_id, (count, now));
-        count
+        let known = map.entry(key_id).or_insert(KeyCount { requests, read_at: now, rereading: false });
+        known.requests = known.requests.max(requests);
+        known.requests
+    }
+
+    /// The key's calls as stored, after writing the usage journal (this call included).
+    async fn read(state: &AppState, key_id: i64) -> i64 {
+        if let Err(e) = state.keys.flush_usage().await {
+            tracing::warn!("API key usage not written before reading it: {e}");
+        }
+        state.db.read(move |c| crate::keys::store::requests_of(c, key_id)).await.unwrap_or(0)
     }
 }
 
@@ -219,11 +236,24 @@ pub(crate) async fn newgen_check(
     State(state): State<AppState>,
     Extension(ApiCaller(key)): Extension<ApiCaller>,
     Path(username): Path<String>,
-) -> Result<Json<NewgenCheck>, ApiError> {
+) -> Result<Response, ApiError> {
     let report = state.roblox.lookup(&username, Priority::Interactive).await?;
     let requests = state.roblox.key_requests.count(&state, key.id).await;
+    // Everything but `apiKey` is the same for every caller until the account's age in days
+    // changes, so a cached player's answer is serialized once and only the key's part is added.
+    let head = report.rendered.get_or_render(report.account_age_days(), |account_age| newgen_answer_head(&report, account_age));
+    let mut body = Vec::with_capacity(head.len() + key.name.len() + 48);
+    body.extend_from_slice(&head);
+    body.extend_from_slice(b",\"apiKey\":");
+    serde_json::to_writer(&mut body, &KeyUsage { name: key.name.clone(), requests }).map_err(ApiError::internal)?;
+    body.push(b'}');
+    Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+/// The newgen check's JSON without its last field (`apiKey`) and the closing brace.
+fn newgen_answer_head(report: &PlayerReport, account_age: i64) -> Bytes {
     let (p, v) = (&report.profile, &report.verdict);
-    Ok(Json(NewgenCheck {
+    let answer = NewgenCheck {
         success: true,
         username: p.name.clone(),
         display_name: p.display_name.clone(),
@@ -231,7 +261,7 @@ pub(crate) async fn newgen_check(
         avatar_url: report.avatar_url.clone(),
         has_verified_badge: p.verified,
         join_date: p.created.clone(),
-        account_age: report.account_age_days(),
+        account_age,
         generation: v.generation.clone(),
         is_newgen: v.is_newgen,
         is_veteran: v.is_veteran,
@@ -240,10 +270,45 @@ pub(crate) async fn newgen_check(
         reason: v.reason.clone(),
         evidence: v.evidence.clone(),
         is_banned: p.is_banned,
-        elc_badges: elc_badges(&report),
-        api_key: KeyUsage { name: key.name.clone(), requests },
+        elc_badges: elc_badges(report),
         checked_at: report.checked_at(),
-    }))
+        api_key: KeyUsage { name: String::new(), requests: 0 },
+    };
+    let mut json = serde_json::to_vec(&answer).expect("a newgen answer serializes");
+    const TAIL: &[u8] = br#","apiKey":{"name":"","requests":0}}"#;
+    assert!(json.ends_with(TAIL), "apiKey is the last field");
+    json.truncate(json.len() - TAIL.len());
+    Bytes::from(json)
+}
+
+/// A report's serialized answer, kept with the report while one `version` of it holds.
+#[derive(Default)]
+pub struct Rendered(Mutex<Option<(i64, Bytes)>>);
+
+impl Rendered {
+    pub fn get_or_render(&self, version: i64, render: impl FnOnce(i64) -> Bytes) -> Bytes {
+        if let Some((v, bytes)) = &*self.0.lock().unwrap_or_else(|p| p.into_inner())
+            && *v == version
+        {
+            return bytes.clone();
+        }
+        let bytes = render(version);
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some((version, bytes.clone()));
+        bytes
+    }
+}
+
+/// A copy of a report starts without its rendering.
+impl Clone for Rendered {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for Rendered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Rendered")
+    }
 }
 
 #[derive(Serialize, ToSchema)]

@@ -160,6 +160,10 @@ pub struct RobloxSettings {
     /// Entries of each in-memory cache (profiles, award dates, thumbnails, reports).
     #[serde(default = "ten_thousand")]
     pub cache_entries: usize,
+    /// Budgets above Roblox's probed per-address limits are refused unless this is true: only for
+    /// a `FANHUB_ROBLOX_API` proxy that spreads calls over many addresses, whose limits are its own.
+    #[serde(default)]
+    pub budgets_above_probed_limits: bool,
 }
 
 fn half() -> f64 {
@@ -187,6 +191,7 @@ impl Default for RobloxSettings {
             awards_ttl_days: 3,
             thumbnail_ttl_hours: 12,
             cache_entries: 10_000,
+            budgets_above_probed_limits: false,
         }
     }
 }
@@ -251,9 +256,12 @@ pub fn validate(
             let known = ENDPOINTS.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ");
             return Err(format!("[roblox.budgets] {name:?} is not a Roblox endpoint this site calls ({known})"));
         };
-        if *budget == 0 || *budget > endpoint.probed_limit {
+        if *budget == 0 {
+            return Err(format!("[roblox.budgets] {name:?} = 0: a budget is at least 1 call per minute"));
+        }
+        if *budget > endpoint.probed_limit && !roblox.budgets_above_probed_limits {
             return Err(format!(
-                "[roblox.budgets] {name:?} = {budget}: keep it from 1 to Roblox's probed limit of {} per minute",
+                "[roblox.budgets] {name:?} = {budget}: keep it from 1 to Roblox's probed limit of {} per minute (or set budgets_above_probed_limits = true behind a proxy with limits of its own)",
                 endpoint.probed_limit
             ));
         }

@@ -30,6 +30,8 @@ const RATE_WINDOW: Duration = Duration::from_secs(60);
 /// one database read per scan and period, not one per request.
 const STATUS_FRESH: Duration = Duration::from_millis(500);
 const MAX_KEPT_STATUSES: usize = 1024;
+/// Leaderboard pages kept serialized, each with the ranking version it was made at.
+const MAX_KEPT_PAGES: usize = 256;
 
 /// The scan runner's shared state: which scans run here now, their cancel flags and their rate.
 pub struct Scans {
@@ -41,6 +43,8 @@ pub struct Scans {
     statuses: Mutex<HashMap<i64, (Instant, Arc<JsonBody>)>>,
     /// Members of the page in progress classified so far, per running scan (not saved yet).
     unsaved: Mutex<HashMap<i64, u64>>,
+    /// Leaderboard answers by their query, with the ranking version they were made at.
+    pages: Mutex<HashMap<String, (i64, Arc<JsonBody>)>>,
     /// 5 abuse reports an hour per IP.
     pub reports: crate::ratelimit::PerIp,
 }
@@ -55,6 +59,7 @@ impl Default for Scans {
             progress: Default::default(),
             statuses: Default::default(),
             unsaved: Default::default(),
+            pages: Default::default(),
             reports: routes::report_limit(),
         }
     }
@@ -89,6 +94,24 @@ impl Scans {
         if kept.len() < MAX_KEPT_STATUSES {
             kept.insert(id, (Instant::now(), body));
         }
+    }
+
+    /// The kept answer of a leaderboard query, if it was made at this ranking version.
+    pub fn kept_page(&self, query: &str, version: i64) -> Option<Arc<JsonBody>> {
+        let kept = self.pages.lock().unwrap_or_else(|p| p.into_inner());
+        kept.get(query).filter(|(made_at, _)| *made_at == version).map(|(_, body)| body.clone())
+    }
+
+    /// Keeps a leaderboard answer made at `version`; pages of older versions go first when full.
+    pub fn keep_page(&self, query: String, version: i64, body: Arc<JsonBody>) {
+        let mut kept = self.pages.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.len() >= MAX_KEPT_PAGES && !kept.contains_key(&query) {
+            kept.retain(|_, (made_at, _)| *made_at >= version);
+            if kept.len() >= MAX_KEPT_PAGES {
+                kept.clear();
+            }
+        }
+        kept.insert(query, (version, body));
     }
 
     /// Drops the kept status answer after a change made here (cancel, resume).
@@ -158,19 +181,23 @@ impl Scans {
 }
 
 /// The most members a minute the configured background share of the Roblox budget allows:
-/// each new member costs one profile, one award-dates and one headshot call.
+/// each new member costs one profile call, one award-dates call (unless the site has no ELC
+/// badges or Roblox refuses award dates to everyone at the moment) and a hundredth of a
+/// headshots call (a page's headshots are asked for at once).
 pub fn max_rate_per_minute(roblox: &crate::roblox::Roblox) -> f64 {
     let share = roblox.config.limits.background_share;
     let limits = roblox.http.budgets.limits();
-    let mut per_member = vec![http::USER.name(), http::HEADSHOTS.name()];
-    if !roblox.config.badges.elc.is_empty() {
-        per_member.push(http::AWARDED_DATES.name());
+    let mut members_per_call = vec![(http::USER.name(), 1.0), (http::HEADSHOTS.name(), 100.0)];
+    if !roblox.config.badges.elc.is_empty() && roblox.award_dates_refused().is_none() {
+        members_per_call.push((http::AWARDED_DATES.name(), 1.0));
     }
     let window_minutes = http::WINDOW.as_secs_f64() / 60.0;
     limits
         .iter()
-        .filter(|(name, _)| per_member.contains(name))
-        .map(|(_, limit)| ((*limit as f64 * share).floor().max(1.0)) / window_minutes)
+        .filter_map(|(name, limit)| {
+            let (_, members) = members_per_call.iter().find(|(n, _)| n == name)?;
+            Some(((*limit as f64 * share).floor().max(1.0)) * members / window_minutes)
+        })
         .fold(f64::INFINITY, f64::min)
 }
 

@@ -7,6 +7,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
+use crate::http::cached::{self, respond_json};
 use crate::ratelimit::PerIp;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -236,25 +237,49 @@ pub struct GroupLeaderboard {
 /// A scanned group's members ranked: veterans first, then by ELC badges owned, then the oldest account.
 #[utoipa::path(get, path = "/api/v1/group-leaderboard/{groupId}", tag = "developer API", operation_id = "v1GroupLeaderboard",
     params(("groupId" = u64, Path, description = "The Roblox group id"), PageParams), security(("apiKey" = [])),
-    responses((status = 200, body = GroupLeaderboard), (status = 400, description = "Bad group id or paging"),
+    responses((status = 200, body = GroupLeaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad group id or paging"),
         (status = 401, description = "No or bad API key"), (status = 404, description = "Group never scanned"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn group_leaderboard(
     State(state): State<AppState>,
     Path(group_id): Path<String>,
     Query(q): Query<PageParams>,
-) -> Result<Json<GroupLeaderboard>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let group_id = path_id("groupId", &group_id)?;
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
-    let (group, players, total) = state
+    let query = format!("group {group_id} {page} {limit}");
+    let s = state.clone();
+    let body = state
         .db
         .read(move |c| {
-            let group = store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
-            let (players, total) = store::group_leaderboard(c, group_id, offset(page, limit), limit)?;
-            Ok((group, players, total))
+            kept_or_made(&s, c, query, |c| {
+                let group = store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
+                let group = group
+                    .ok_or_else(|| ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group."))?;
+                let (players, total) = store::group_leaderboard(c, group_id, offset(page, limit), limit)?;
+                Ok(GroupLeaderboard { success: true, group, total, page, limit, players })
+            })
         })
         .await?;
-    let group = group.ok_or_else(|| ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group."))?;
-    Ok(Json(GroupLeaderboard { success: true, group, total, page, limit, players }))
+    Ok(respond_json(&body, &headers))
+}
+
+/// A leaderboard answer kept from an earlier request while nothing it shows has changed (the
+/// ranking version is read first: a page made after it may be newer than its version says,
+/// never older), else made by `make` and kept.
+fn kept_or_made<T: Serialize>(
+    state: &AppState,
+    conn: &rusqlite::Connection,
+    query: String,
+    make: impl FnOnce(&rusqlite::Connection) -> Result<T, ApiError>,
+) -> Result<Arc<cached::JsonBody>, ApiError> {
+    let version = store::ranking_version(conn)?;
+    if let Some(body) = state.scans.kept_page(&query, version) {
+        return Ok(body);
+    }
+    let body = Arc::new(cached::JsonBody::from_bytes(serde_json::to_vec(&make(conn)?).map_err(ApiError::internal)?));
+    state.scans.keep_page(query, version, body.clone());
+    Ok(body)
 }
 
 #[derive(Serialize, ToSchema)]
@@ -330,11 +355,12 @@ pub struct Leaderboard {
 /// Every player the site has seen (scans and newgen checks), ranked.
 #[utoipa::path(get, path = "/api/v1/leaderboard", tag = "developer API", operation_id = "v1Leaderboard", params(LeaderboardQuery),
     security(("apiKey" = [])),
-    responses((status = 200, body = Leaderboard), (status = 400, description = "Bad generation, sort or paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
+    responses((status = 200, body = Leaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad generation, sort or paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn leaderboard(
     State(state): State<AppState>,
     Query(q): Query<LeaderboardQuery>,
-) -> Result<Json<Leaderboard>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
     let names: Vec<&str> = state.site.classification.generations.iter().map(|g| g.name.as_str()).collect();
     let generation = match q.generation.as_deref().map(str::trim).filter(|g| !g.is_empty()) {
@@ -346,10 +372,18 @@ pub(crate) async fn leaderboard(
     let sort_name = q.sort.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("elc").to_ascii_lowercase();
     let sort = Sort::parse(&sort_name)
         .ok_or_else(|| ApiError::field("sort", &format!("sort must be one of: {}", Sort::NAMES.join(", "))))?;
-    let g = generation.clone();
-    let (players, total) =
-        state.db.read(move |c| store::leaderboard(c, g.as_deref(), sort, offset(page, limit), limit)).await?;
-    Ok(Json(Leaderboard { success: true, generation, sort: sort_name, total, page, limit, players }))
+    let query = format!("players {generation:?} {sort_name} {page} {limit}");
+    let s = state.clone();
+    let body = state
+        .db
+        .read(move |c| {
+            kept_or_made(&s, c, query, |c| {
+                let (players, total) = store::leaderboard(c, generation.as_deref(), sort, offset(page, limit), limit)?;
+                Ok(Leaderboard { success: true, generation, sort: sort_name, total, page, limit, players })
+            })
+        })
+        .await?;
+    Ok(respond_json(&body, &headers))
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -333,6 +333,12 @@ impl Sort {
     }
 }
 
+/// A number that changes with every write to players, group members or scans (triggers of
+/// migration 0011): a page made at one version is current while the version stays.
+pub fn ranking_version(conn: &Connection) -> Result<i64, ApiError> {
+    Ok(conn.prepare_cached("SELECT version FROM ranking_version WHERE id = 1")?.query_row([], |r| r.get(0))?)
+}
+
 /// How many players are stored, of one generation or of all (kept by triggers, see migration 0009).
 pub fn player_count(conn: &Connection, generation: Option<&str>) -> Result<u64, ApiError> {
     let n: i64 = conn

@@ -120,6 +120,8 @@ async fn walk(state: &AppState, scan: &ScanRow, cancel: &std::sync::atomic::Atom
             return Err(Stop::Cancelled);
         }
         let page = fetch_page(state, scan.group_id, cursor.as_deref(), cancel).await?;
+        let ids: Vec<u64> = page.members.iter().map(|m| m.user_id).collect();
+        state.roblox.prefetch_headshots(&ids, Priority::Background).await;
         let (outcomes, refused) = classify_page(state, scan.id, &page.members, &workers, cancel).await?;
         if let Some(why) = refused.filter(|_| !cookie_noted) {
             cookie_noted = true;

@@ -492,6 +492,20 @@ mod tests {
     }
 
     #[test]
+    fn budgets_above_robloxs_probed_limits_need_the_proxy_switch() {
+        let bundled = include_str!("../../data/site.toml");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("site.toml");
+        let high = bundled.replacen("[roblox.budgets]\n", "[roblox.budgets]\n\"users/v1/users/{id}\" = 3000\n", 1);
+        std::fs::write(&path, &high).unwrap();
+        let err = load(Some(&path)).unwrap_err().to_string();
+        assert!(err.contains("probed limit of 30") && err.contains("budgets_above_probed_limits"), "{err}");
+        let behind_proxy = high.replacen("budgets_above_probed_limits = false", "budgets_above_probed_limits = true", 1);
+        std::fs::write(&path, behind_proxy).unwrap();
+        assert_eq!(load(Some(&path)).unwrap().roblox.budgets["users/v1/users/{id}"], 3000);
+    }
+
+    #[test]
     fn base_url_is_an_origin_only() {
         for ok in
             ["https://fans.example.org", "http://127.0.0.1:8080", "https://fans.example.org/", "https://[::1]:8443"]
