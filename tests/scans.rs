@@ -211,6 +211,40 @@ async fn leaderboard_pages_kept_in_memory_follow_every_change_and_answer_304() {
     assert_eq!((status, group["total"].as_u64()), (200, Some(6)), "{group}");
     let res = client().get(server.url(page)).header("x-api-key", &key).header("if-none-match", &etag).send().await.unwrap();
     assert_eq!(res.status(), 200, "the old ETag no longer matches");
+
+    // Deep pages (from the 1,000th player on) are slices of the whole ranking: they continue the
+    // shallow pages exactly, and follow a change like them.
+    let db = rusqlite::Connection::open(setup.dir.path().join("data/fanhub.db")).unwrap();
+    db.execute_batch(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1250)
+         INSERT INTO players (user_id, username, display_name, verified, banned, created, generation, classification,
+             is_newgen, is_veteran, elc_count, confidence, checked_at)
+         SELECT 500000 + i, 'Deep' || i, 'Deep ' || i, 0, 0, printf('2015-01-%02dT00:00:00Z', 1 + i % 28), 'Oldgen',
+             'Veteran', 0, 1, NULL, 55, 1700000000000 + i FROM n",
+    )
+    .unwrap();
+    let expected: Vec<u64> = db
+        .prepare("SELECT user_id FROM players ORDER BY created, user_id")
+        .unwrap()
+        .query_map([], |r| r.get::<_, i64>(0).map(|id| id as u64))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(expected.len(), 1257);
+    let mut walked = Vec::new();
+    for n in 1..=14 {
+        let (status, board) = get(&server, &key, &format!("/api/v1/leaderboard?sort=oldest&limit=100&page={n}")).await;
+        assert_eq!((status, board["total"].as_u64()), (200, Some(1257)), "page {n}");
+        for (i, p) in board["players"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(p["rank"].as_u64(), Some((n - 1) * 100 + i as u64 + 1), "page {n}");
+            walked.push(p["userId"].as_u64().unwrap());
+        }
+    }
+    assert_eq!(walked, expected, "every player once, in order, across the shallow and the deep pages");
+    db.execute("DELETE FROM players WHERE user_id = ?1", [expected[1100] as i64]).unwrap();
+    let (_, board) = get(&server, &key, "/api/v1/leaderboard?sort=oldest&limit=100&page=12").await;
+    assert_eq!(board["total"], 1256);
+    assert_eq!(board["players"][0]["userId"].as_u64(), Some(expected[1101]), "{board}");
 }
 
 #[tokio::test]

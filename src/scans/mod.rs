@@ -32,6 +32,8 @@ const STATUS_FRESH: Duration = Duration::from_millis(500);
 const MAX_KEPT_STATUSES: usize = 1024;
 /// Leaderboard pages kept serialized, each with the ranking version it was made at.
 const MAX_KEPT_PAGES: usize = 256;
+/// Rankings (every user id of a leaderboard in order) kept for deep pages: 8 bytes a player each.
+const MAX_KEPT_RANKINGS: usize = 4;
 
 /// The scan runner's shared state: which scans run here now, their cancel flags and their rate.
 pub struct Scans {
@@ -45,6 +47,8 @@ pub struct Scans {
     unsaved: Mutex<HashMap<i64, u64>>,
     /// Leaderboard answers by their query, with the ranking version they were made at.
     pages: Mutex<HashMap<String, (i64, Arc<JsonBody>)>>,
+    /// Rankings by generation and sort, with the ranking version they were read at.
+    rankings: Mutex<HashMap<String, (i64, Arc<Vec<i64>>)>>,
     /// 5 abuse reports an hour per IP.
     pub reports: crate::ratelimit::PerIp,
 }
@@ -60,6 +64,7 @@ impl Default for Scans {
             statuses: Default::default(),
             unsaved: Default::default(),
             pages: Default::default(),
+            rankings: Default::default(),
             reports: routes::report_limit(),
         }
     }
@@ -112,6 +117,28 @@ impl Scans {
             }
         }
         kept.insert(query, (version, body));
+    }
+
+    /// A ranking's user ids read at `version`: kept, or read by `read` and kept.
+    pub fn ranking(
+        &self,
+        name: &str,
+        version: i64,
+        read: impl FnOnce() -> Result<Vec<i64>, crate::error::ApiError>,
+    ) -> Result<Arc<Vec<i64>>, crate::error::ApiError> {
+        if let Some((_, ids)) =
+            self.rankings.lock().unwrap_or_else(|p| p.into_inner()).get(name).filter(|(at, _)| *at == version)
+        {
+            return Ok(ids.clone());
+        }
+        let ids = Arc::new(read()?);
+        let mut kept = self.rankings.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.len() >= MAX_KEPT_RANKINGS && !kept.contains_key(name) {
+            let oldest = kept.iter().min_by_key(|(_, (at, _))| *at).map(|(k, _)| k.clone());
+            kept.remove(&oldest.expect("the map is full"));
+        }
+        kept.insert(name.to_string(), (version, ids.clone()));
+        Ok(ids)
     }
 
     /// Drops the kept status answer after a change made here (cancel, resume).

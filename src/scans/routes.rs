@@ -218,6 +218,16 @@ pub struct PageParams {
     limit: Option<String>,
 }
 
+/// Pages from this many players on are sliced from the whole ranking kept in memory (one index
+/// walk per ranking version) instead of walking the index past `offset` entries each time.
+const DEEP_PAGE_OFFSET: u64 = 1_000;
+
+/// The part of a ranking of `len` that a page at `offset` of `limit` shows (empty past its end).
+fn slice_bounds(len: usize, offset: u64, limit: u32) -> (usize, usize) {
+    let start = usize::try_from(offset).unwrap_or(usize::MAX).min(len);
+    (start, start.saturating_add(limit as usize).min(len))
+}
+
 fn offset(page: u32, limit: u32) -> u64 {
     (page as u64 - 1) * limit as u64
 }
@@ -256,8 +266,11 @@ pub(crate) async fn group_leaderboard(
                 let group = store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
                 let group = group
                     .ok_or_else(|| ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group."))?;
-                let (players, total) = store::group_leaderboard(c, group_id, offset(page, limit), limit)?;
-                Ok(GroupLeaderboard { success: true, group, total, page, limit, players })
+                let version = store::ranking_version(c)?;
+                let ids = s.scans.ranking(&format!("group {group_id}"), version, || store::group_ranking_ids(c, group_id))?;
+                let (start, end) = slice_bounds(ids.len(), offset(page, limit), limit);
+                let players = store::group_members_in_order(c, group_id, &ids[start..end], start as u64 + 1)?;
+                Ok(GroupLeaderboard { success: true, group, total: ids.len() as u64, page, limit, players })
             })
         })
         .await?;
@@ -378,7 +391,17 @@ pub(crate) async fn leaderboard(
         .db
         .read(move |c| {
             kept_or_made(&s, c, query, |c| {
-                let (players, total) = store::leaderboard(c, generation.as_deref(), sort, offset(page, limit), limit)?;
+                let skip = offset(page, limit);
+                let (players, total) = if skip < DEEP_PAGE_OFFSET {
+                    store::leaderboard(c, generation.as_deref(), sort, skip, limit)?
+                } else {
+                    // Read at least as new as `version` (read first), so kept with it safely.
+                    let version = store::ranking_version(c)?;
+                    let name = format!("{generation:?} {sort_name}");
+                    let ids = s.scans.ranking(&name, version, || store::ranking_ids(c, generation.as_deref(), sort))?;
+                    let (start, end) = slice_bounds(ids.len(), skip, limit);
+                    (store::players_in_order(c, &ids[start..end], skip + 1)?, ids.len() as u64)
+                };
                 Ok(Leaderboard { success: true, generation, sort: sort_name, total, page, limit, players })
             })
         })
@@ -542,6 +565,15 @@ fn validate_report(body: &ReportRequest) -> Result<(String, String, String, Stri
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_page_is_the_part_of_the_ranking_it_shows() {
+        assert_eq!(slice_bounds(250, 0, 100), (0, 100));
+        assert_eq!(slice_bounds(250, 200, 100), (200, 250), "the last page is partial");
+        assert_eq!(slice_bounds(250, 300, 100), (250, 250), "past the end: empty");
+        assert_eq!(slice_bounds(0, 0, 20), (0, 0));
+        assert_eq!(slice_bounds(10, u64::MAX, 100), (10, 10));
+    }
 
     #[test]
     fn group_ids_are_whole_numbers_in_range_written_as_json_numbers_or_digits() {

@@ -372,26 +372,60 @@ pub fn leaderboard(
     Ok((rows.collect::<Result<_, _>>()?, total))
 }
 
-/// One page of a group's members ranked: veterans first, then by ELC badges, then the oldest account.
-pub fn group_leaderboard(
+/// Every user id of one ranking (of one generation or all) in its order, read from the order's
+/// index alone. A deep page is then a slice of it instead of an index walk of `offset` entries.
+pub fn ranking_ids(conn: &Connection, generation: Option<&str>, sort: Sort) -> Result<Vec<i64>, ApiError> {
+    let filter = if generation.is_some() { "p.generation = ?1" } else { "?1 IS NULL" };
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT p.user_id FROM players p WHERE {filter} ORDER BY {}", sort.order_by()))?;
+    let ids = stmt.query_map([generation], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    Ok(ids)
+}
+
+/// The players with these ids, in this order, ranked from `first_rank` (ids no longer stored are
+/// skipped).
+pub fn players_in_order(conn: &Connection, ids: &[i64], first_rank: u64) -> Result<Vec<PlayerEntry>, ApiError> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.user_id = ?1"))?;
+    let mut players = Vec::with_capacity(ids.len());
+    for (i, id) in ids.iter().enumerate() {
+        if let Some(p) = stmt.query_row([id], |r| player_entry(r, first_rank + i as u64, false)).optional()? {
+            players.push(p);
+        }
+    }
+    Ok(players)
+}
+
+/// Every member of a group in the group leaderboard's order: veterans first, then by ELC
+/// badges, then the oldest account (no index has this order across the two tables, so the
+/// whole group is sorted once per ranking version and pages are slices of it).
+pub fn group_ranking_ids(conn: &Connection, group_id: u64) -> Result<Vec<i64>, ApiError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT p.user_id FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = ?1
+         ORDER BY p.is_veteran DESC, COALESCE(p.elc_count, -1) DESC, p.created ASC, p.user_id",
+    )?;
+    let ids = stmt.query_map([group_id as i64], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    Ok(ids)
+}
+
+/// These members of a group with their role, in this order, ranked from `first_rank`.
+pub fn group_members_in_order(
     conn: &Connection,
     group_id: u64,
-    offset: u64,
-    limit: u32,
-) -> Result<(Vec<PlayerEntry>, u64), ApiError> {
-    let total: i64 =
-        conn.query_row("SELECT COUNT(*) FROM group_members WHERE group_id = ?1", [group_id as i64], |r| r.get(0))?;
+    ids: &[i64],
+    first_rank: u64,
+) -> Result<Vec<PlayerEntry>, ApiError> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {PLAYER_COLUMNS}, m.role_name FROM group_members m JOIN players p ON p.user_id = m.user_id
-         WHERE m.group_id = ?1
-         ORDER BY p.is_veteran DESC, COALESCE(p.elc_count, -1) DESC, p.created ASC, p.user_id LIMIT ?2 OFFSET ?3"
+         WHERE m.group_id = ?1 AND m.user_id = ?2"
     ))?;
-    let mut rank = offset;
-    let rows = stmt.query_map(params![group_id as i64, limit, offset as i64], |r| {
-        rank += 1;
-        player_entry(r, rank, true)
-    })?;
-    Ok((rows.collect::<Result<_, _>>()?, total as u64))
+    let mut players = Vec::with_capacity(ids.len());
+    for (i, id) in ids.iter().enumerate() {
+        let row = stmt.query_row(params![group_id as i64, id], |r| player_entry(r, first_rank + i as u64, true));
+        if let Some(p) = row.optional()? {
+            players.push(p);
+        }
+    }
+    Ok(players)
 }
 
 /// A scanned group's summary for `all-group-leaderboards` and search.
@@ -705,6 +739,10 @@ mod tests {
                 }
                 let expected: Vec<u64> = expected.iter().map(|e| e.0 as u64).collect();
                 assert_eq!(walked, expected, "{generation:?} {sort:?}");
+                let ids = ranking_ids(&tx, generation, sort).unwrap();
+                assert_eq!(ids.iter().map(|id| *id as u64).collect::<Vec<_>>(), expected, "{generation:?} {sort:?}");
+                let (page, _) = leaderboard(&tx, generation, sort, 14, 7).unwrap();
+                assert_eq!(players_in_order(&tx, &ids[14..21], 15).unwrap(), page, "{generation:?} {sort:?}");
             }
         }
         tx.commit().unwrap();
