@@ -87,6 +87,16 @@ struct Window {
     used: u32,
     /// Roblox said stop (429, or `x-ratelimit-remaining: 0`) until then.
     blocked_until: Option<Instant>,
+    /// Background calls that may leave at once; refilled evenly over the window.
+    background_tokens: f64,
+    background_refilled: Instant,
+}
+
+/// Background calls that may leave back to back: the whole share of a small budget, a tenth
+/// of a large one (at least 50), so a long scan spreads its calls evenly over each window
+/// instead of sending the window's share in one burst.
+fn background_burst(cap: u32) -> f64 {
+    (cap as f64 / 10.0).max(cap.min(50) as f64)
 }
 
 /// Per-endpoint budgets with a share for background work.
@@ -103,7 +113,16 @@ impl Budgets {
             .iter()
             .map(|e| {
                 let limit = limits.get(&e.name()).copied().unwrap_or(e.default_budget).max(1);
-                (e.path, Window { limit, started: now, used: 0, blocked_until: None })
+                let burst = background_burst(((limit as f64 * background_share.clamp(0.0, 1.0)).floor() as u32).max(1));
+                let window = Window {
+                    limit,
+                    started: now,
+                    used: 0,
+                    blocked_until: None,
+                    background_tokens: burst,
+                    background_refilled: now,
+                };
+                (e.path, window)
             })
             .collect();
         Self { windows: Mutex::new(windows), background_share: background_share.clamp(0.0, 1.0) }
@@ -140,8 +159,20 @@ impl Budgets {
             Priority::Interactive => w.limit,
             Priority::Background => ((w.limit as f64 * self.background_share).floor() as u32).max(1),
         };
+        if priority == Priority::Background {
+            let per_second = cap as f64 / WINDOW.as_secs_f64();
+            let refill = now.saturating_duration_since(w.background_refilled).as_secs_f64() * per_second;
+            w.background_tokens = (w.background_tokens + refill).min(background_burst(cap));
+            w.background_refilled = w.background_refilled.max(now);
+            if w.background_tokens < 1.0 {
+                return Some(Duration::from_secs_f64((1.0 - w.background_tokens) / per_second).max(Duration::from_millis(1)));
+            }
+        }
         if w.used < cap {
             w.used += 1;
+            if priority == Priority::Background {
+                w.background_tokens -= 1.0;
+            }
             None
         } else {
             Some((w.started + WINDOW).saturating_duration_since(now).max(Duration::from_millis(10)))
@@ -413,6 +444,27 @@ mod tests {
         assert!(wait <= WINDOW && wait > Duration::from_secs(50));
         assert!(b.try_take(&USER, Priority::Interactive, now + WINDOW).is_none(), "a new window");
         assert!(b.try_take(&BADGE, Priority::Interactive, now).is_none(), "endpoints are separate");
+    }
+
+    #[test]
+    fn a_large_background_share_is_spread_over_the_window() {
+        let limits = std::collections::BTreeMap::from([("users/v1/users/{id}".to_string(), 2000)]);
+        let b = Budgets::new(&limits, 0.5);
+        let now = Instant::now();
+        for _ in 0..100 {
+            assert!(b.try_take(&USER, Priority::Background, now).is_none(), "a burst of a tenth of 1,000");
+        }
+        let wait = b.try_take(&USER, Priority::Background, now).expect("then paced");
+        assert!(wait <= Duration::from_millis(61) && wait >= Duration::from_millis(59), "{wait:?}: 1,000 a minute");
+        assert!(b.try_take(&USER, Priority::Interactive, now).is_none(), "visitors are not paced");
+        let later = now + Duration::from_secs(6);
+        let taken = (0..200).take_while(|_| b.try_take(&USER, Priority::Background, later).is_none()).count();
+        assert_eq!(taken, 100, "6 s at 1,000 a minute");
+        let small = Budgets::new(&Default::default(), 0.5);
+        for _ in 0..12 {
+            assert!(small.try_take(&USER, Priority::Background, now).is_none(), "a small share leaves at once");
+        }
+        assert!(small.try_take(&USER, Priority::Background, now).is_some());
     }
 
     #[test]
