@@ -49,6 +49,8 @@ pub struct Scans {
     pages: Mutex<HashMap<String, (i64, Arc<JsonBody>)>>,
     /// Rankings by generation and sort, with the ranking version they were read at.
     rankings: Mutex<HashMap<String, (i64, Arc<Vec<i64>>)>>,
+    /// Makes kept pages' ETags differ from another process's (another database after a restore).
+    page_etag_salt: std::collections::hash_map::RandomState,
     /// 5 abuse reports an hour per IP.
     pub reports: crate::ratelimit::PerIp,
 }
@@ -65,6 +67,7 @@ impl Default for Scans {
             unsaved: Default::default(),
             pages: Default::default(),
             rankings: Default::default(),
+            page_etag_salt: Default::default(),
             reports: routes::report_limit(),
         }
     }
@@ -117,6 +120,13 @@ impl Scans {
             }
         }
         kept.insert(query, (version, body));
+    }
+
+    /// The ETag of a leaderboard page: its query at a ranking version, in this process.
+    pub fn page_etag(&self, query: &str, version: i64) -> axum::http::HeaderValue {
+        use std::hash::BuildHasher;
+        let hash = self.page_etag_salt.hash_one((query, version));
+        axum::http::HeaderValue::from_str(&format!("\"{hash:016x}-{version}\"")).expect("hex is a valid header")
     }
 
     /// A ranking's user ids read at `version`: kept, or read by `read` and kept.

@@ -290,7 +290,12 @@ fn kept_or_made<T: Serialize>(
     if let Some(body) = state.scans.kept_page(&query, version) {
         return Ok(body);
     }
-    let body = Arc::new(cached::JsonBody::from_bytes(serde_json::to_vec(&make(conn)?).map_err(ApiError::internal)?));
+    let mut json = Vec::with_capacity(32 * 1024);
+    serde_json::to_writer(&mut json, &make(conn)?).map_err(ApiError::internal)?;
+    // A page is what its query shows at a version, so that pair (with this process's salt, as a
+    // restore starts a new process) names it: no hash over the body.
+    let etag = state.scans.page_etag(&query, version);
+    let body = Arc::new(cached::JsonBody { bytes: json.into(), etag });
     state.scans.keep_page(query, version, body.clone());
     Ok(body)
 }

@@ -1,6 +1,8 @@
 //! The scan tables (migration 0008): scan jobs, the members each scan counted, group
 //! membership, the leaderboards and search over stored players, and abuse reports.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -382,13 +384,22 @@ pub fn ranking_ids(conn: &Connection, generation: Option<&str>, sort: Sort) -> R
     Ok(ids)
 }
 
-/// The players with these ids, in this order, ranked from `first_rank` (ids no longer stored are
-/// skipped).
+/// The players with these ids (at most 100), in this order, ranked from `first_rank` (ids no
+/// longer stored are skipped). One statement for the page: unused places are NULL.
 pub fn players_in_order(conn: &Connection, ids: &[i64], first_rank: u64) -> Result<Vec<PlayerEntry>, ApiError> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.user_id = ?1"))?;
+    const PLACES: usize = 100;
+    assert!(ids.len() <= PLACES, "a page is at most {PLACES} players");
+    let places = (1..=PLACES).map(|i| format!("?{i}")).collect::<Vec<_>>().join(",");
+    let mut stmt = conn.prepare_cached(&format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.user_id IN ({places})"))?;
+    let values: Vec<Option<i64>> = (0..PLACES).map(|i| ids.get(i).copied()).collect();
+    let mut found: HashMap<u64, PlayerEntry> = stmt
+        .query_map(rusqlite::params_from_iter(values), |r| player_entry(r, 0, false))?
+        .map(|p| p.map(|p| (p.user_id, p)))
+        .collect::<Result<_, _>>()?;
     let mut players = Vec::with_capacity(ids.len());
     for (i, id) in ids.iter().enumerate() {
-        if let Some(p) = stmt.query_row([id], |r| player_entry(r, first_rank + i as u64, false)).optional()? {
+        if let Some(mut p) = found.remove(&(*id as u64)) {
+            p.rank = first_rank + i as u64;
             players.push(p);
         }
     }
