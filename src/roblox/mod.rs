@@ -400,6 +400,16 @@ fn page_query(cursor: Option<&str>) -> Vec<(&'static str, String)> {
     query
 }
 
+/// `thumbnails/v1/users/avatar-headshot`'s query for up to 100 players: 150 px PNG squares.
+fn headshot_query(ids: &[u64]) -> [(&'static str, String); 4] {
+    [
+        ("userIds", ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")),
+        ("size", "150x150".to_string()),
+        ("format", "Png".to_string()),
+        ("isCircular", "false".to_string()),
+    ]
+}
+
 fn unexpected(answer: &Answer) -> RobloxError {
     RobloxError::Upstream(answer.status.as_u16())
 }
@@ -718,13 +728,7 @@ impl Roblox {
             .into_iter()
             .collect();
         for chunk in missing.chunks(100) {
-            let query = [
-                ("userIds", chunk.iter().map(u64::to_string).collect::<Vec<_>>().join(",")),
-                ("size", "150x150".to_string()),
-                ("format", "Png".to_string()),
-                ("isCircular", "false".to_string()),
-            ];
-            let urls = self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &query, priority).await;
+            let urls = self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &headshot_query(chunk), priority).await;
             let mut rows = Vec::with_capacity(urls.len());
             for (id, url) in urls.into_iter().filter(|(id, _)| chunk.contains(id)) {
                 self.thumbs.insert(id, url.clone(), now);
@@ -778,13 +782,7 @@ impl Roblox {
         if let Some(url) = self.thumbs.get(&id, now - self.thumb_ttl_ms()) {
             return (url, None);
         }
-        let query = [
-            ("userIds", id.to_string()),
-            ("size", "150x150".to_string()),
-            ("format", "Png".to_string()),
-            ("isCircular", "false".to_string()),
-        ];
-        match self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &query, priority).await.get(&id) {
+        match self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &headshot_query(&[id]), priority).await.get(&id) {
             Some(url) => {
                 self.thumbs.insert(id, url.clone(), now);
                 let row = CacheRow { kind: "thumb", key: id.to_string(), body: url.clone(), fetched_at: now };

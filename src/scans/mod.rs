@@ -45,10 +45,10 @@ pub struct Scans {
     statuses: Mutex<HashMap<i64, (Instant, Arc<JsonBody>)>>,
     /// Members of the page in progress classified so far, per running scan (not saved yet).
     unsaved: Mutex<HashMap<i64, u64>>,
-    /// Leaderboard answers by their query, with the ranking version they were made at.
-    pages: Mutex<HashMap<String, (i64, Arc<JsonBody>)>>,
-    /// Rankings by generation and sort, with the ranking version they were read at.
-    rankings: Mutex<HashMap<String, (i64, Arc<Vec<i64>>)>>,
+    /// Leaderboard answers by their query.
+    pub pages: KeptAtVersion<Arc<JsonBody>>,
+    /// Rankings (every user id of a leaderboard, in order) by generation and sort, or group.
+    pub rankings: KeptAtVersion<Arc<Vec<i64>>>,
     /// Makes kept pages' ETags differ from another process's (another database after a restore).
     page_etag_salt: std::collections::hash_map::RandomState,
     /// 5 abuse reports an hour per IP.
@@ -65,8 +65,8 @@ impl Default for Scans {
             progress: Default::default(),
             statuses: Default::default(),
             unsaved: Default::default(),
-            pages: Default::default(),
-            rankings: Default::default(),
+            pages: KeptAtVersion::new(MAX_KEPT_PAGES),
+            rankings: KeptAtVersion::new(MAX_KEPT_RANKINGS),
             page_etag_salt: Default::default(),
             reports: routes::report_limit(),
         }
@@ -104,51 +104,11 @@ impl Scans {
         }
     }
 
-    /// The kept answer of a leaderboard query, if it was made at this ranking version.
-    pub fn kept_page(&self, query: &str, version: i64) -> Option<Arc<JsonBody>> {
-        let kept = self.pages.lock().unwrap_or_else(|p| p.into_inner());
-        kept.get(query).filter(|(made_at, _)| *made_at == version).map(|(_, body)| body.clone())
-    }
-
-    /// Keeps a leaderboard answer made at `version`; pages of older versions go first when full.
-    pub fn keep_page(&self, query: String, version: i64, body: Arc<JsonBody>) {
-        let mut kept = self.pages.lock().unwrap_or_else(|p| p.into_inner());
-        if kept.len() >= MAX_KEPT_PAGES && !kept.contains_key(&query) {
-            kept.retain(|_, (made_at, _)| *made_at >= version);
-            if kept.len() >= MAX_KEPT_PAGES {
-                kept.clear();
-            }
-        }
-        kept.insert(query, (version, body));
-    }
-
     /// The ETag of a leaderboard page: its query at a ranking version, in this process.
     pub fn page_etag(&self, query: &str, version: i64) -> axum::http::HeaderValue {
         use std::hash::BuildHasher;
         let hash = self.page_etag_salt.hash_one((query, version));
         axum::http::HeaderValue::from_str(&format!("\"{hash:016x}-{version}\"")).expect("hex is a valid header")
-    }
-
-    /// A ranking's user ids read at `version`: kept, or read by `read` and kept.
-    pub fn ranking(
-        &self,
-        name: &str,
-        version: i64,
-        read: impl FnOnce() -> Result<Vec<i64>, crate::error::ApiError>,
-    ) -> Result<Arc<Vec<i64>>, crate::error::ApiError> {
-        if let Some((_, ids)) =
-            self.rankings.lock().unwrap_or_else(|p| p.into_inner()).get(name).filter(|(at, _)| *at == version)
-        {
-            return Ok(ids.clone());
-        }
-        let ids = Arc::new(read()?);
-        let mut kept = self.rankings.lock().unwrap_or_else(|p| p.into_inner());
-        if kept.len() >= MAX_KEPT_RANKINGS && !kept.contains_key(name) {
-            let oldest = kept.iter().min_by_key(|(_, (at, _))| *at).map(|(k, _)| k.clone());
-            kept.remove(&oldest.expect("the map is full"));
-        }
-        kept.insert(name.to_string(), (version, ids.clone()));
-        Ok(ids)
     }
 
     /// Drops the kept status answer after a change made here (cancel, resume).
@@ -214,6 +174,46 @@ impl Scans {
         let counted: u64 = q.iter().skip(1).map(|(_, n)| n).sum();
         let elapsed = first.elapsed().as_secs_f64();
         (counted > 0 && elapsed > 0.5).then(|| counted as f64 * 60.0 / elapsed)
+    }
+}
+
+/// Values made at a ranking version (`store::ranking_version`), by name: one is good while the
+/// version it was made at is the current one. Bounded: when full, older versions go first.
+pub struct KeptAtVersion<V> {
+    kept: Mutex<HashMap<String, (i64, V)>>,
+    max: usize,
+}
+
+impl<V: Clone> KeptAtVersion<V> {
+    fn new(max: usize) -> Self {
+        Self { kept: Default::default(), max }
+    }
+
+    pub fn get(&self, name: &str, version: i64) -> Option<V> {
+        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.get(name).filter(|(made_at, _)| *made_at == version).map(|(_, value)| value.clone())
+    }
+
+    pub fn keep(&self, name: String, version: i64, value: V) {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.len() >= self.max && !kept.contains_key(&name) {
+            kept.retain(|_, (made_at, _)| *made_at >= version);
+            if kept.len() >= self.max {
+                let oldest = kept.iter().min_by_key(|(_, (made_at, _))| *made_at).map(|(k, _)| k.clone());
+                kept.remove(&oldest.expect("the map is full"));
+            }
+        }
+        kept.insert(name, (version, value));
+    }
+
+    /// The kept value, or `make`'s, kept.
+    pub fn get_or_make<E>(&self, name: &str, version: i64, make: impl FnOnce() -> Result<V, E>) -> Result<V, E> {
+        if let Some(value) = self.get(name, version) {
+            return Ok(value);
+        }
+        let value = make()?;
+        self.keep(name.to_string(), version, value.clone());
+        Ok(value)
     }
 }
 

@@ -262,12 +262,13 @@ pub(crate) async fn group_leaderboard(
     let body = state
         .db
         .read(move |c| {
-            kept_or_made(&s, c, query, |c| {
+            kept_or_made(&s, c, query, |c, version| {
                 let group = store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
                 let group = group
                     .ok_or_else(|| ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group."))?;
-                let version = store::ranking_version(c)?;
-                let ids = s.scans.ranking(&format!("group {group_id}"), version, || store::group_ranking_ids(c, group_id))?;
+                let ids = s.scans.rankings.get_or_make(&format!("group {group_id}"), version, || {
+                    store::group_ranking_ids(c, group_id).map(Arc::new)
+                })?;
                 let (start, end) = slice_bounds(ids.len(), offset(page, limit), limit);
                 let players = store::group_members_in_order(c, group_id, &ids[start..end], start as u64 + 1)?;
                 Ok(GroupLeaderboard { success: true, group, total: ids.len() as u64, page, limit, players })
@@ -277,27 +278,24 @@ pub(crate) async fn group_leaderboard(
     Ok(respond_json(&body, &headers))
 }
 
-/// A leaderboard answer kept from an earlier request while nothing it shows has changed (the
-/// ranking version is read first: a page made after it may be newer than its version says,
-/// never older), else made by `make` and kept.
+/// A leaderboard answer kept from an earlier request while nothing it shows has changed, else
+/// made by `make` at the current ranking version and kept. The version is read first: what
+/// `make` reads after it may be newer than the version says, never older.
 fn kept_or_made<T: Serialize>(
     state: &AppState,
     conn: &rusqlite::Connection,
     query: String,
-    make: impl FnOnce(&rusqlite::Connection) -> Result<T, ApiError>,
+    make: impl FnOnce(&rusqlite::Connection, i64) -> Result<T, ApiError>,
 ) -> Result<Arc<cached::JsonBody>, ApiError> {
     let version = store::ranking_version(conn)?;
-    if let Some(body) = state.scans.kept_page(&query, version) {
-        return Ok(body);
-    }
-    let mut json = Vec::with_capacity(32 * 1024);
-    serde_json::to_writer(&mut json, &make(conn)?).map_err(ApiError::internal)?;
-    // A page is what its query shows at a version, so that pair (with this process's salt, as a
-    // restore starts a new process) names it: no hash over the body.
-    let etag = state.scans.page_etag(&query, version);
-    let body = Arc::new(cached::JsonBody { bytes: json.into(), etag });
-    state.scans.keep_page(query, version, body.clone());
-    Ok(body)
+    state.scans.pages.get_or_make(&query, version, || {
+        let mut json = Vec::with_capacity(32 * 1024);
+        serde_json::to_writer(&mut json, &make(conn, version)?).map_err(ApiError::internal)?;
+        // A page is what its query shows at a version, so that pair (with this process's salt,
+        // as a restore starts a new process) names it: no hash over the body.
+        let etag = state.scans.page_etag(&query, version);
+        Ok(Arc::new(cached::JsonBody { bytes: json.into(), etag }))
+    })
 }
 
 #[derive(Serialize, ToSchema)]
@@ -395,15 +393,15 @@ pub(crate) async fn leaderboard(
     let body = state
         .db
         .read(move |c| {
-            kept_or_made(&s, c, query, |c| {
+            kept_or_made(&s, c, query, |c, version| {
                 let skip = offset(page, limit);
                 let (players, total) = if skip < DEEP_PAGE_OFFSET {
                     store::leaderboard(c, generation.as_deref(), sort, skip, limit)?
                 } else {
-                    // Read at least as new as `version` (read first), so kept with it safely.
-                    let version = store::ranking_version(c)?;
                     let name = format!("{generation:?} {sort_name}");
-                    let ids = s.scans.ranking(&name, version, || store::ranking_ids(c, generation.as_deref(), sort))?;
+                    let ids = s.scans.rankings.get_or_make(&name, version, || {
+                        store::ranking_ids(c, generation.as_deref(), sort).map(Arc::new)
+                    })?;
                     let (start, end) = slice_bounds(ids.len(), skip, limit);
                     (store::players_in_order(c, &ids[start..end], skip + 1)?, ids.len() as u64)
                 };

@@ -384,16 +384,30 @@ pub fn ranking_ids(conn: &Connection, generation: Option<&str>, sort: Sort) -> R
     Ok(ids)
 }
 
-/// The players with these ids (at most 100), in this order, ranked from `first_rank` (ids no
-/// longer stored are skipped). One statement for the page: unused places are NULL.
+/// The players with these ids (at most a page of 100), in this order, ranked from `first_rank`
+/// (ids no longer stored are skipped).
 pub fn players_in_order(conn: &Connection, ids: &[i64], first_rank: u64) -> Result<Vec<PlayerEntry>, ApiError> {
+    entries_in_order(conn, &format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.user_id IN"), None, ids, first_rank)
+}
+
+/// The rows `select` (ending in `user_id IN`) finds for these ids, put in the ids' order. One
+/// statement for a page: its 100 places hold the ids, NULL where a page is shorter; `extra` is
+/// bound as ?101.
+fn entries_in_order(
+    conn: &Connection,
+    select: &str,
+    extra: Option<i64>,
+    ids: &[i64],
+    first_rank: u64,
+) -> Result<Vec<PlayerEntry>, ApiError> {
     const PLACES: usize = 100;
     assert!(ids.len() <= PLACES, "a page is at most {PLACES} players");
     let places = (1..=PLACES).map(|i| format!("?{i}")).collect::<Vec<_>>().join(",");
-    let mut stmt = conn.prepare_cached(&format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.user_id IN ({places})"))?;
-    let values: Vec<Option<i64>> = (0..PLACES).map(|i| ids.get(i).copied()).collect();
+    let mut stmt = conn.prepare_cached(&format!("{select} ({places})"))?;
+    let with_role = extra.is_some();
+    let values = (0..PLACES).map(|i| ids.get(i).copied()).chain(extra.map(Some));
     let mut found: HashMap<u64, PlayerEntry> = stmt
-        .query_map(rusqlite::params_from_iter(values), |r| player_entry(r, 0, false))?
+        .query_map(rusqlite::params_from_iter(values), |r| player_entry(r, 0, with_role))?
         .map(|p| p.map(|p| (p.user_id, p)))
         .collect::<Result<_, _>>()?;
     let mut players = Vec::with_capacity(ids.len());
@@ -425,18 +439,11 @@ pub fn group_members_in_order(
     ids: &[i64],
     first_rank: u64,
 ) -> Result<Vec<PlayerEntry>, ApiError> {
-    let mut stmt = conn.prepare_cached(&format!(
+    let select = format!(
         "SELECT {PLAYER_COLUMNS}, m.role_name FROM group_members m JOIN players p ON p.user_id = m.user_id
-         WHERE m.group_id = ?1 AND m.user_id = ?2"
-    ))?;
-    let mut players = Vec::with_capacity(ids.len());
-    for (i, id) in ids.iter().enumerate() {
-        let row = stmt.query_row(params![group_id as i64, id], |r| player_entry(r, first_rank + i as u64, true));
-        if let Some(p) = row.optional()? {
-            players.push(p);
-        }
-    }
-    Ok(players)
+         WHERE m.group_id = ?101 AND m.user_id IN"
+    );
+    entries_in_order(conn, &select, Some(group_id as i64), ids, first_rank)
 }
 
 /// A scanned group's summary for `all-group-leaderboards` and search.
