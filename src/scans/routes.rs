@@ -152,7 +152,7 @@ pub struct StatusAnswer {
 /// A scan's progress: processed/total, veterans and newgens found, the measured rate and time
 /// left. Poll it with `If-None-Match` (304 while nothing changed).
 #[utoipa::path(get, path = "/api/v1/scan-status/{id}", tag = "developer API", operation_id = "v1ScanStatus",
-    params(("id" = u64, Path, description = "The scan id")), security(("apiKey" = [])),
+    params(("id" = u64, Path, description = "The scan id", minimum = 1, maximum = 9007199254740991.0)), security(("apiKey" = [])),
     responses((status = 200, body = StatusAnswer), (status = 304, description = "Not modified"), (status = 400, description = "Bad id"),
         (status = 401, description = "No or bad API key"), (status = 404, description = "No such scan"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn scan_status(
@@ -246,7 +246,7 @@ pub struct GroupLeaderboard {
 
 /// A scanned group's members ranked: veterans first, then by ELC badges owned, then the oldest account.
 #[utoipa::path(get, path = "/api/v1/group-leaderboard/{groupId}", tag = "developer API", operation_id = "v1GroupLeaderboard",
-    params(("groupId" = u64, Path, description = "The Roblox group id"), PageParams), security(("apiKey" = [])),
+    params(("groupId" = u64, Path, description = "The Roblox group id", minimum = 1, maximum = 9007199254740991.0), PageParams), security(("apiKey" = [])),
     responses((status = 200, body = GroupLeaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad group id or paging"),
         (status = 401, description = "No or bad API key"), (status = 404, description = "Group never scanned"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn group_leaderboard(
