@@ -24,17 +24,17 @@ function at(width) {
   return { contextOptions: { viewport: { width, height: 800 } } };
 }
 
-/** The header's main navigation, once it has measured what fits. */
-async function barNav(page) {
+/**
+ * Where each item is: `bar` (in sight in the bar) or `more` (under the More button), checked as it
+ * goes; retried while the bar settles after the app starts.
+ */
+async function placeItems(page, width) {
   const nav = page.locator('header').getByRole('navigation', { name: 'Main' });
   await visible(nav);
-  await page.locator('header nav[data-fit="true"]').waitFor({ state: 'attached' });
-  return nav;
+  return eventually(() => checkPlaces(page, nav, width), { timeout: 5000 });
 }
 
-/** Where each item is: `bar` (in sight in the bar) or `more` (under the More button), checked as it goes. */
-async function placeItems(page, width) {
-  const nav = await barNav(page);
+async function checkPlaces(page, nav, width) {
   const geometry = await nav.evaluate((el) => {
     const list = el.querySelector('ul');
     const box = (e) => {
