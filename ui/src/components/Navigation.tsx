@@ -144,7 +144,7 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
 
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-16 border-b border-slate-800 bg-slate-950/95 backdrop-blur">
-      <div className="mx-auto flex h-full max-w-7xl items-center gap-2 px-4">
+      <div className="mx-auto flex h-full max-w-[96rem] items-center gap-2 px-4">
         <Link href="/" className="mr-2 flex min-w-0 items-center gap-2 rounded-lg font-bold whitespace-nowrap text-white lg:shrink-0">
           <span aria-hidden="true" className="flex h-8 w-8 shrink-0 items-center justify-center rounded-lg bg-violet-600 text-sm">
             {site ? initialOf(site.shortName) : ''}
@@ -190,18 +190,20 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
             )}
           </ul>
           {/* Every item and the More button at their bar width, out of sight, for measuring what fits. */}
-          <ul ref={bar.ruler} aria-hidden="true" className="pointer-events-none invisible absolute top-0 left-0 flex h-0 gap-1 overflow-hidden p-1">
-            {NAV_ITEMS.map((item) => (
-              <li key={item.href} className={cn(linkBase, barItemSize, 'shrink-0')}>
-                <item.icon size={16} />
-                {item.label}
+          <div aria-hidden="true" className="pointer-events-none invisible absolute inset-x-0 top-0 h-0 overflow-hidden">
+            <ul ref={bar.ruler} className="flex w-max gap-1 p-1">
+              {NAV_ITEMS.map((item) => (
+                <li key={item.href} className={cn(linkBase, barItemSize, 'shrink-0')}>
+                  <item.icon size={16} />
+                  {item.label}
+                </li>
+              ))}
+              <li className={cn(linkBase, barItemSize, 'shrink-0')}>
+                More
+                <ChevronDown size={16} />
               </li>
-            ))}
-            <li className={cn(linkBase, barItemSize, 'shrink-0')}>
-              More
-              <ChevronDown size={16} />
-            </li>
-          </ul>
+            </ul>
+          </div>
         </nav>
 
         <div className="ml-auto hidden items-center gap-1 lg:flex">
