@@ -84,6 +84,36 @@ fn temp_data_dir_is_deleted_on_exit() {
     assert!(!std::path::Path::new(dir).exists(), "{dir} still exists");
 }
 
+/// An idle `fanhub --temp` keeps little memory of its own: its anonymous resident memory (heap,
+/// stacks; not the binary's code, which the kernel shares and can drop) stays under a bound that
+/// leaves room for growth but not for keeping start-up garbage such as a built OpenAPI document.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_idle_temp_server_keeps_little_anonymous_memory() {
+    const BOUND_KIB: u64 = 5 * 1024;
+    let mut child = std::process::Command::new(BIN)
+        .args(["serve", "--temp", "--addr", "127.0.0.1:0"])
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.starts_with("fanhub listening on"), "{line}");
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let kib = |field: &str| -> u64 {
+        let line = status.lines().find(|l| l.starts_with(field)).unwrap_or_else(|| panic!("no {field} in {status}"));
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    let (anon, total) = (kib("RssAnon:"), kib("VmRSS:"));
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert!(anon < BOUND_KIB, "idle RssAnon {anon} KiB (VmRSS {total} KiB), bound {BOUND_KIB} KiB");
+}
+
 #[tokio::test]
 async fn backup_while_serving_is_a_consistent_sqlite_file() {
     let server = Server::start();

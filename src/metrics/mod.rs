@@ -87,11 +87,15 @@ pub struct Metrics {
 
 impl Metrics {
     /// Counters for every path of the OpenAPI document (every routed API path is in it; a test
-    /// holds the document to that).
+    /// holds the document to that). With metrics off nothing is counted and the document is not
+    /// built: building it leaves about 3.5 MB of freed heap that an idle server keeps resident.
     pub fn new(options: &MetricsOptions) -> Self {
-        let doc = crate::openapi::document();
-        let mut names: Vec<Box<str>> =
-            doc["paths"].as_object().map(|p| p.keys().map(|k| k.as_str().into()).collect()).unwrap_or_default();
+        let mut names: Vec<Box<str>> = if options.metrics {
+            let doc = crate::openapi::document();
+            doc["paths"].as_object().map(|p| p.keys().map(|k| k.as_str().into()).collect()).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         names.push(UNMATCHED.into());
         let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
         let routes = names.iter().map(|_| RouteCounters::new()).collect();

@@ -39,6 +39,7 @@ async function navArea(page, vp) {
   if (vp === 'desktop') {
     const header = page.locator('header');
     await visible(header.getByRole('navigation', { name: 'Main' }));
+    await header.locator('nav[data-fit="true"]').waitFor({ state: 'attached' }); // the bar has measured what fits
     return header;
   }
   const burger = page.getByRole('button', { name: 'Open menu' });
@@ -52,6 +53,15 @@ async function navArea(page, vp) {
 /** The main-navigation link `name` in the visible nav area. */
 function navLink(area, name) {
   return area.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+}
+
+/** The link `name` in sight: in the bar or the drawer, or else under the bar's "More" button (opened here). */
+async function shownNavLink(area, name) {
+  const link = navLink(area, name);
+  if (await link.isVisible()) return link;
+  const more = area.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'More' });
+  if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+  return visible(link);
 }
 
 /** Any CSS colour as [r, g, b] (sRGB), computed by painting it in the page. */
@@ -153,8 +163,7 @@ describe('shell', () => {
         assert.equal(await page.getByText('404 Page Not Found').count(), 0, `${path} is not the 404 screen`);
         const area = await navArea(page, vp);
         for (const item of NAV) {
-          const link = navLink(area, item.name);
-          await visible(link);
+          const link = await shownNavLink(area, item.name);
           assert.equal(await link.getAttribute('href'), item.path);
           await hasAttr(link, 'aria-current', item.path === path ? 'page' : null);
         }
@@ -167,16 +176,16 @@ describe('shell', () => {
       const page = await env.open(vp, '/');
       for (const target of [...NAV.slice(1), NAV[0]]) {
         const area = await navArea(page, vp);
-        await navLink(area, target.name).click();
+        await (await shownNavLink(area, target.name)).click();
         await atPath(page, target.path);
         if (vp === 'phone') {
           // choosing an item closes the drawer
           await hidden(page.getByRole('dialog', { name: 'Menu' }));
         }
         const again = await navArea(page, vp);
-        await hasAttr(navLink(again, target.name), 'aria-current', 'page');
+        await hasAttr(await shownNavLink(again, target.name), 'aria-current', 'page');
         for (const other of NAV.filter((n) => n !== target)) {
-          await hasAttr(navLink(again, other.name), 'aria-current', null);
+          await hasAttr(await shownNavLink(again, other.name), 'aria-current', null);
         }
         if (vp === 'phone') {
           await page.keyboard.press('Escape');
@@ -444,7 +453,7 @@ describe('shell', () => {
       await hasText(page, 'Did you forget to add the page to the router?');
       // the shell is still there, with no nav item highlighted
       const area = await navArea(page, vp);
-      for (const item of NAV) await hasAttr(navLink(area, item.name), 'aria-current', null);
+      for (const item of NAV) await hasAttr(await shownNavLink(area, item.name), 'aria-current', null);
       // Chromium logs the document's own 404; nothing else may be logged
       env.assertNoConsoleErrors(page, { allow: [EXPECTED_FAILED_LOAD] });
     });

@@ -23,3 +23,16 @@ export function isActivePath(href: string, location: string): boolean {
   if (href === '/') return location === '/';
   return location === href || location.startsWith(href + '/');
 }
+
+/**
+ * How many of the bar's items, in order, fit in `available` pixels when each takes its width in
+ * `widths` and `gap` separates neighbours: all of them if they fit side by side, else as many as
+ * fit beside the "More" button (`moreWidth`) that lists the rest.
+ */
+export function itemsThatFit(widths: number[], available: number, moreWidth: number, gap: number): number {
+  const total = (n: number) => widths.slice(0, n).reduce((sum, w) => sum + w, 0) + gap * Math.max(0, n - 1);
+  if (total(widths.length) <= available) return widths.length;
+  let n = widths.length - 1;
+  while (n > 0 && total(n) + gap + moreWidth > available) n--;
+  return n;
+}

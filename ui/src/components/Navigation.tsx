@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { ExternalLink, Gamepad2, Menu, MessageCircle, Shield, ShieldAlert, UserRound } from 'lucide-react';
+import { ChevronDown, ExternalLink, Gamepad2, Menu, MessageCircle, Shield, ShieldAlert, UserRound } from 'lucide-react';
 import { useCurrentUser } from '../lib/auth';
 import { useSite } from '../lib/site';
-import { NAV_ITEMS, isActivePath } from './NavItems';
+import { NAV_ITEMS, isActivePath, itemsThatFit, type NavItem } from './NavItems';
 import { Dialog } from './ui/Dialog';
 import { Skeleton } from './ui/Skeleton';
 import { cn } from './ui/cn';
@@ -17,55 +17,81 @@ export interface NavigationProps {
 
 const EXTERNAL = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
+/** The bar's items: a little tighter where the bar is narrow. */
+const barItemSize = 'lg:max-xl:px-2';
+
 const linkBase =
   'inline-flex items-center gap-2 whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition-colors hover:bg-slate-800 hover:text-white';
 
-/** The fixed top bar; under md a hamburger opens the side drawer. */
+/** The fixed top bar; under lg a hamburger opens the side drawer. */
 export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: NavigationProps) {
   const [location] = useLocation();
   const { data: site } = useSite();
   const { data: user } = useCurrentUser();
   const close = () => onMenuOpenChange(false);
-  const barList = useRef<HTMLUListElement>(null);
-  // Which ends of the bar's list have items scrolled out of sight (shown as a fade on that side).
-  const [hiddenEnds, setHiddenEnds] = useState({ start: false, end: false });
+  const bar = useBarFit(NAV_ITEMS.length);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const moreButton = useRef<HTMLButtonElement>(null);
+  const moreList = useRef<HTMLUListElement>(null);
+  const moreItem = useRef<HTMLLIElement>(null);
+  const closeMore = (focusButton: boolean) => {
+    setMoreOpen(false);
+    if (focusButton) moreButton.current?.focus();
+  };
+  // A route change (a link chosen, a shortcut) closes the menu, and so does a resize that changes it.
+  useEffect(() => setMoreOpen(false), [location, bar.shown]);
+  // A press outside the button and its menu, or the focus leaving them (Tab past the last link),
+  // closes the menu.
   useEffect(() => {
-    const list = barList.current;
-    if (!list) return;
-    const measure = () => {
-      const start = list.scrollLeft > 1;
-      const end = list.scrollLeft + list.clientWidth < list.scrollWidth - 1;
-      setHiddenEnds((prev) => (prev.start === start && prev.end === end ? prev : { start, end }));
+    const item = moreItem.current;
+    if (!moreOpen || !item) return;
+    const outside = (e: Event) => {
+      if (!item.contains(e.target as Node)) setMoreOpen(false);
     };
-    measure();
-    list.addEventListener('scroll', measure, { passive: true });
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
-    observer?.observe(list);
+    const focusLeaves = (e: FocusEvent) => {
+      const to = e.relatedTarget as Node | null;
+      if (to && !item.contains(to)) setMoreOpen(false);
+    };
+    document.addEventListener('pointerdown', outside);
+    item.addEventListener('focusout', focusLeaves);
     return () => {
-      list.removeEventListener('scroll', measure);
-      observer?.disconnect();
+      document.removeEventListener('pointerdown', outside);
+      item.removeEventListener('focusout', focusLeaves);
     };
-  }, []);
-  // Keep the current route's item in sight when the list is scrolled (after a resize too).
-  useEffect(() => {
-    const list = barList.current;
-    if (!list) return;
-    const reveal = () => {
-      const active = list.querySelector<HTMLElement>('[aria-current="page"]');
-      if (!active) return;
-      const left = active.offsetLeft - list.offsetLeft;
-      if (left < list.scrollLeft || left + active.offsetWidth > list.scrollLeft + list.clientWidth) {
-        list.scrollLeft = left - (list.clientWidth - active.offsetWidth) / 2;
-      }
-    };
-    reveal();
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(reveal);
-    observer?.observe(list);
-    return () => observer?.disconnect();
-  }, [location]);
-
-  const navLinks = (vertical: boolean) =>
-    NAV_ITEMS.map((item) => {
+  }, [moreOpen]);
+  const moreLinks = () => Array.from(moreList.current?.querySelectorAll<HTMLElement>('a') ?? []);
+  const focusMoreLink = (which: 'first' | 'last' | 1 | -1) => {
+    const links = moreLinks();
+    if (!links.length) return;
+    const at = links.indexOf(document.activeElement as HTMLElement);
+    const next = which === 'first' ? 0 : which === 'last' ? links.length - 1 : (at + which + links.length) % links.length;
+    links[next].focus();
+  };
+  const onMoreButtonKey = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      setMoreOpen(true);
+      const which = e.key === 'ArrowDown' ? 'first' : 'last';
+      requestAnimationFrame(() => focusMoreLink(which));
+    } else if (e.key === 'Escape' && moreOpen) {
+      e.preventDefault();
+      e.stopPropagation();
+      closeMore(true);
+    }
+  };
+  const onMoreListKey = (e: KeyboardEvent<HTMLElement>) => {
+    const moves: Record<string, 'first' | 'last' | 1 | -1> = { ArrowDown: 1, ArrowUp: -1, Home: 'first', End: 'last' };
+    if (e.key in moves) {
+      e.preventDefault();
+      focusMoreLink(moves[e.key]);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      closeMore(true);
+    }
+  };
+  const navLinks = (items: NavItem[], place: 'bar' | 'menu' | 'drawer') =>
+    items.map((item) => {
       const active = isActivePath(item.href, location);
       const Icon = item.icon;
       return (
@@ -73,10 +99,10 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
           <Link
             href={item.href}
             aria-current={active ? 'page' : undefined}
-            onClick={vertical ? close : undefined}
+            onClick={place === 'drawer' ? close : place === 'menu' ? () => setMoreOpen(false) : undefined}
             className={cn(
               linkBase,
-              vertical ? 'w-full py-3' : 'md:max-xl:px-2',
+              place === 'bar' ? barItemSize : 'w-full py-3',
               active ? 'bg-violet-600/20 text-violet-200' : 'text-slate-300',
             )}
           >
@@ -118,27 +144,69 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
 
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-16 border-b border-slate-800 bg-slate-950/95 backdrop-blur">
-      <div className="mx-auto flex h-full max-w-7xl items-center gap-2 px-4">
-        <Link href="/" className="mr-2 flex min-w-0 items-center gap-2 rounded-lg font-bold whitespace-nowrap text-white md:shrink-0">
+      <div className="mx-auto flex h-full max-w-[96rem] items-center gap-2 px-4">
+        <Link href="/" className="mr-2 flex min-w-0 items-center gap-2 rounded-lg font-bold whitespace-nowrap text-white lg:shrink-0">
           <span aria-hidden="true" className="flex h-8 w-8 shrink-0 items-center justify-center rounded-lg bg-violet-600 text-sm">
             {site ? initialOf(site.shortName) : ''}
           </span>
-          {site ? <span className="truncate md:max-lg:sr-only">{site.shortName}</span> : <Skeleton className="h-5 w-24" />}
+          {site ? <span className="truncate lg:max-xl:sr-only">{site.shortName}</span> : <Skeleton className="h-5 w-24" />}
         </Link>
 
-        {/* More items than the bar has room for at some widths: the list scrolls sideways instead of overlapping. */}
-        <nav aria-label="Main" className="hidden min-w-0 md:block">
-          <ul
-            ref={barList}
-            className="flex items-center gap-1 overflow-x-auto p-1 [scrollbar-width:none]"
-            style={fadeMask(hiddenEnds)}
-            data-scrolls={hiddenEnds.start || hiddenEnds.end ? 'true' : undefined}
-          >
-            {navLinks(false)}
+        {/* The items the bar has room for; the rest are listed under "More". */}
+        <nav aria-label="Main" ref={bar.nav} className="relative hidden min-w-0 flex-1 lg:block" data-fit={bar.measured ? 'true' : undefined}>
+          <ul className={cn('flex items-center gap-1 p-1', !bar.measured && 'overflow-hidden')}>
+            {navLinks(NAV_ITEMS.slice(0, bar.shown), 'bar')}
+            {bar.shown < NAV_ITEMS.length && (
+              <li ref={moreItem} className="relative">
+                <button
+                  ref={moreButton}
+                  type="button"
+                  aria-expanded={moreOpen}
+                  aria-controls="nav-more"
+                  onClick={() => setMoreOpen(!moreOpen)}
+                  onKeyDown={onMoreButtonKey}
+                  className={cn(
+                    linkBase,
+                    barItemSize,
+                    'cursor-pointer',
+                    NAV_ITEMS.slice(bar.shown).some((item) => isActivePath(item.href, location))
+                      ? 'bg-violet-600/20 text-violet-200'
+                      : 'text-slate-300',
+                  )}
+                >
+                  More
+                  <ChevronDown size={16} aria-hidden="true" className={cn('transition-transform', moreOpen && 'rotate-180')} />
+                </button>
+                <ul
+                  ref={moreList}
+                  id="nav-more"
+                  hidden={!moreOpen}
+                  onKeyDown={onMoreListKey}
+                  className={cn(moreOpen ? 'flex' : 'hidden', 'absolute top-full left-0 mt-2 w-48 flex-col gap-1 rounded-xl border border-slate-800 bg-slate-950 p-2 shadow-xl')}
+                >
+                  {navLinks(NAV_ITEMS.slice(bar.shown), 'menu')}
+                </ul>
+              </li>
+            )}
           </ul>
+          {/* Every item and the More button at their bar width, out of sight, for measuring what fits. */}
+          <div aria-hidden="true" className="pointer-events-none invisible absolute inset-x-0 top-0 h-0 overflow-hidden">
+            <ul ref={bar.ruler} className="flex w-max gap-1 p-1">
+              {NAV_ITEMS.map((item) => (
+                <li key={item.href} className={cn(linkBase, barItemSize, 'shrink-0')}>
+                  <item.icon size={16} />
+                  {item.label}
+                </li>
+              ))}
+              <li className={cn(linkBase, barItemSize, 'shrink-0')}>
+                More
+                <ChevronDown size={16} />
+              </li>
+            </ul>
+          </div>
         </nav>
 
-        <div className="ml-auto hidden items-center gap-1 md:flex">
+        <div className="ml-auto hidden items-center gap-1 lg:flex">
           {site && (
             <a href={site.madeBy.url} {...EXTERNAL} className="hidden whitespace-nowrap px-2 text-xs text-slate-400 hover:text-slate-200 xl:inline">
               Made by <span className="font-semibold text-slate-200">{site.madeBy.name}</span>
@@ -173,16 +241,16 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
           aria-expanded={menuOpen}
           aria-haspopup="dialog"
           onClick={() => onMenuOpenChange(true)}
-          className="ml-auto inline-flex h-11 w-11 cursor-pointer items-center justify-center rounded-lg text-slate-200 hover:bg-slate-800 md:hidden"
+          className="ml-auto inline-flex h-11 w-11 cursor-pointer items-center justify-center rounded-lg text-slate-200 hover:bg-slate-800 lg:hidden"
         >
           <Menu size={22} aria-hidden="true" />
         </button>
       </div>
 
-      <Dialog open={menuOpen} onClose={close} ariaLabel="Menu" side="left" className="md:hidden">
+      <Dialog open={menuOpen} onClose={close} ariaLabel="Menu" side="left" className="lg:hidden">
         <div className="mb-4 pr-10 font-bold text-white">{site?.shortName}</div>
         <nav aria-label="Main">
-          <ul className="flex flex-col gap-1">{navLinks(true)}</ul>
+          <ul className="flex flex-col gap-1">{navLinks(NAV_ITEMS, 'drawer')}</ul>
         </nav>
         <div className="mt-4 flex flex-col gap-1 border-t border-slate-800 pt-4">
           <button
@@ -223,9 +291,37 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
   );
 }
 
-/** A fade on each side of the bar's list that has items out of sight, so the list reads as scrollable. */
-function fadeMask({ start, end }: { start: boolean; end: boolean }): Record<string, string> | undefined {
-  if (!start && !end) return undefined;
-  const mask = `linear-gradient(to right, ${start ? 'transparent, black 2rem' : 'black'}, ${end ? 'black calc(100% - 2rem), transparent' : 'black'})`;
-  return { maskImage: mask, WebkitMaskImage: mask };
+/**
+ * How many of `count` nav items the bar shows: measured from the hidden ruler (each item and the
+ * More button at their bar width) against the nav's width, again whenever either changes size
+ * (the window, the buttons beside the bar once the site settings arrive, the web font). Until the
+ * first measurement (the page rendered ahead of the app) every item is in the bar, clipped.
+ */
+function useBarFit(count: number) {
+  const nav = useRef<HTMLElement>(null);
+  const ruler = useRef<HTMLUListElement>(null);
+  const [fit, setFit] = useState({ shown: count, measured: false });
+  useLayoutEffect(() => {
+    const navEl = nav.current;
+    const rulerEl = ruler.current;
+    if (!navEl || !rulerEl) return;
+    const measure = () => {
+      if (navEl.clientWidth === 0) return; // the bar is hidden (drawer widths)
+      const cells = Array.from(rulerEl.children) as HTMLElement[];
+      const widths = cells.map((cell) => Math.ceil(cell.getBoundingClientRect().width));
+      const moreWidth = widths.pop() ?? 0;
+      const style = getComputedStyle(rulerEl);
+      const gap = parseFloat(style.columnGap) || 0;
+      const padding = (parseFloat(style.paddingLeft) || 0) + (parseFloat(style.paddingRight) || 0);
+      const shown = itemsThatFit(widths, navEl.clientWidth - padding, moreWidth, gap);
+      setFit((prev) => (prev.measured && prev.shown === shown ? prev : { shown, measured: true }));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(navEl);
+    observer.observe(rulerEl);
+    return () => observer.disconnect();
+  }, [count]);
+  return { nav, ruler, ...fit };
 }
