@@ -140,13 +140,13 @@ describe('Admin gate', () => {
     expect(await screen.findByText('Loading Admin Panel...')).toBeTruthy();
   });
 
-  for (const [answer, state, text] of [
-    [health, 'online', 'System Online'],
-    [{ ...health, status: 'degraded', database: 'error' }, 'degraded', 'System Degraded'],
-    [{ status: 503, body: { error: 'Service unavailable' } }, 'unreachable', 'Server Unreachable'],
-    [() => Promise.reject(new TypeError('Failed to fetch')), 'unreachable', 'Server Unreachable'],
+  for (const [how, answer, state, text] of [
+    ['status ok', health, 'online', 'System Online'],
+    ['status degraded', { ...health, status: 'degraded', database: 'error' }, 'degraded', 'System Degraded'],
+    ['a 503', { status: 503, body: { error: 'Service unavailable' } }, 'unreachable', 'Server Unreachable'],
+    ['no answer', () => Promise.reject(new TypeError('Failed to fetch')), 'unreachable', 'Server Unreachable'],
   ] as const) {
-    it(`the header's server badge says ${text} (${state}) from the health answer`, async () => {
+    it(`the header's server badge says ${text} (${state}) when /api/health gives ${how}`, async () => {
       mockApi({ ...panelRoutes, '/api/health': answer, '/api/admin/check-key': { admin: true, via: 'session' } });
       document.cookie = 'fanhub_hint_admin=1; path=/';
       renderWithClient(<Admin />);
