@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Server, browser, client, json};
+use common::{Server, admin_key, browser, client, json};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -313,4 +313,98 @@ async fn favorites_and_ratings_belong_to_the_signed_in_user() {
     assert_eq!(res.status(), StatusCode::OK);
     let favs = json(c.get(s.url("/api/favorites")).send().await.unwrap()).await;
     assert!(favs.as_array().unwrap().is_empty());
+}
+
+/// The key prefixes `/api/keys` lists for this client.
+async fn key_prefixes(c: &reqwest::Client, s: &Server) -> Vec<String> {
+    let body = json(c.get(s.url("/api/keys")).send().await.unwrap()).await;
+    body["keys"].as_array().unwrap().iter().map(|k| k["key"].as_str().unwrap()[..12].to_string()).collect()
+}
+
+#[tokio::test]
+async fn suspending_a_user_ends_their_live_session_on_every_call() {
+    let s = Server::start();
+    let key = admin_key(&s);
+    let set_active = |id: i64, active: bool| {
+        client()
+            .patch(s.url(&format!("/api/admin/users/{id}/suspend")))
+            .header("x-admin-key", key.clone())
+            .json(&json!({"isActive": active}))
+            .send()
+    };
+    let c = browser(&s);
+    register(&c, &s, "soon_gone", "123456").await;
+    let uid = json(login(&c, &s, "soon_gone", "123456").await).await["user"]["id"].as_i64().unwrap();
+    let commands = json(c.get(s.url("/api/commands")).send().await.unwrap()).await;
+    let (cid, other) = (commands[0]["id"].as_i64().unwrap(), commands[1]["id"].as_i64().unwrap());
+    let favorite =
+        |id: i64| c.post(s.url("/api/favorites")).json(&json!({"userId": uid, "itemType": "command", "itemId": id}));
+    assert_eq!(favorite(cid).send().await.unwrap().status(), StatusCode::CREATED);
+    let res = c.post(s.url("/api/generate-key")).json(&json!({"name": "before"})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let own_key = json(res).await["apiKey"]["key"].as_str().unwrap()[..12].to_string();
+    assert_eq!(key_prefixes(&c, &s).await, [own_key.clone()]);
+
+    let res = set_active(uid, false).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(json(res).await["user"]["isActive"], false);
+
+    // The cookie the user still holds opens nothing any more.
+    let unauthorized = [
+        ("GET /api/auth/user", c.get(s.url("/api/auth/user"))),
+        ("GET /api/favorites", c.get(s.url("/api/favorites"))),
+        ("GET /api/favorites/{uid}", c.get(s.url(&format!("/api/favorites/{uid}")))),
+        ("POST /api/favorites", favorite(other)),
+        ("DELETE /api/favorites/{uid}/command/{cid}", c.delete(s.url(&format!("/api/favorites/{uid}/command/{cid}")))),
+        (
+            "POST /api/commands/{cid}/rating",
+            c.post(s.url(&format!("/api/commands/{cid}/rating"))).json(&json!({"userId": uid, "rating": 5})),
+        ),
+    ];
+    for (call, request) in unauthorized {
+        assert_eq!(request.send().await.unwrap().status(), StatusCode::UNAUTHORIZED, "{call}");
+    }
+    assert!(key_prefixes(&c, &s).await.is_empty(), "the user's keys are not listed to the old cookie");
+    let res = c.delete(s.url(&format!("/api/keys/{own_key}"))).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND, "nor revoked by it");
+    // A key made now belongs to an anonymous owner (a new owner cookie), not to the suspended user.
+    let res = c.post(s.url("/api/generate-key")).json(&json!({"name": "after"})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert!(res.headers().get_all("set-cookie").iter().any(|v| v.to_str().unwrap().starts_with("fanhub_owner=")));
+    let res = login(&client(), &s, "soon_gone", "123456").await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN, "nor a new sign-in");
+
+    // Reactivated, the old session stays ended; a new sign-in finds the user's data untouched.
+    assert_eq!(set_active(uid, true).await.unwrap().status(), StatusCode::OK);
+    assert_eq!(c.get(s.url("/api/auth/user")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    let again = browser(&s);
+    assert_eq!(login(&again, &s, "soon_gone", "123456").await.status(), StatusCode::OK);
+    assert_eq!(key_prefixes(&again, &s).await, [own_key], "only the key made while signed in");
+    let favs = json(again.get(s.url("/api/favorites")).send().await.unwrap()).await;
+    assert_eq!(favs.as_array().unwrap().iter().map(|f| f["itemId"].as_i64().unwrap()).collect::<Vec<_>>(), [cid]);
+
+    // A suspended admin's session loses admin access too.
+    let (boss, second) = (browser(&s), browser(&s));
+    for (b, name) in [(&boss, "boss_one"), (&second, "boss_two")] {
+        register(b, &s, name, "123456").await;
+        let id = json(login(b, &s, name, "123456").await).await["user"]["id"].as_i64().unwrap();
+        client()
+            .patch(s.url(&format!("/api/admin/users/{id}")))
+            .header("x-admin-key", key.clone())
+            .json(&json!({"role": "admin"}))
+            .send()
+            .await
+            .unwrap();
+    }
+    assert_eq!(second.get(s.url("/api/admin/check-key")).send().await.unwrap().status(), StatusCode::OK);
+    let second_id = json(second.get(s.url("/api/auth/user")).send().await.unwrap()).await["id"].as_i64().unwrap();
+    let res = boss
+        .patch(s.url(&format!("/api/admin/users/{second_id}/suspend")))
+        .json(&json!({"isActive": false}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(second.get(s.url("/api/admin/check-key")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(second.get(s.url("/api/admin/users")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
 }

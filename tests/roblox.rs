@@ -419,6 +419,27 @@ async fn poll_until(server: &Server, what: &str, f: impl Fn(&Value) -> bool) -> 
     }
 }
 
+async fn etag_of(server: &Server) -> reqwest::header::HeaderValue {
+    let res = client().get(server.url("/api/badge-monitor")).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    res.headers()["etag"].clone()
+}
+
+/// The badge monitor's ETag once it has stayed the same over more than one poll interval (1 s).
+async fn settled_etag(server: &Server) -> reqwest::header::HeaderValue {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut last = etag_of(server).await;
+    loop {
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let now = etag_of(server).await;
+        if now == last {
+            return now;
+        }
+        assert!(Instant::now() < deadline, "the badge monitor's ETag kept changing");
+        last = now;
+    }
+}
+
 #[tokio::test]
 async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() {
     let fake = FakeRoblox::start();
@@ -461,11 +482,7 @@ async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() 
     assert!(body["globalStats"]["mostPopular"].is_string() && body["globalStats"]["rarest"].is_string());
     assert!(body["lastUpdated"].is_string());
 
-    // From memory with an ETag.
-    let res = client().get(server.url("/api/badge-monitor")).send().await.unwrap();
-    let etag = res.headers()["etag"].clone();
-    let res = client().get(server.url("/api/badge-monitor")).header("if-none-match", etag).send().await.unwrap();
-    assert!(res.status() == 304 || res.status() == 200, "a poll may land in between");
+    let fresh_etag = etag_of(&server).await;
 
     // Roblox down: the last figures stay, marked stale with their time.
     fake.set(|m| m.down = true);
@@ -473,6 +490,26 @@ async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() 
     assert_eq!(stale["badges"].as_array().unwrap().len(), 150);
     assert!(stale["error"].as_str().is_some_and(|e| !e.is_empty()), "{stale}");
     assert!(stale["lastUpdated"].is_string());
+
+    // Served from memory with an ETag. While Roblox stays down every poll publishes the same
+    // stale figures, so once the ETag has held over a poll the current one is matched: 304, no body.
+    let etag = settled_etag(&server).await;
+    let res =
+        client().get(server.url("/api/badge-monitor")).header("if-none-match", etag.clone()).send().await.unwrap();
+    assert_eq!(res.status(), 304);
+    assert_eq!(res.headers()["etag"], etag);
+    assert!(res.bytes().await.unwrap().is_empty(), "a 304 has no body");
+    // The figures changed since the fresh ETag (now stale): 200 with the body and a new ETag.
+    let res = client()
+        .get(server.url("/api/badge-monitor"))
+        .header("if-none-match", fresh_etag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["etag"], etag);
+    assert_ne!(etag, fresh_etag);
+    assert_eq!(json(res).await["stale"], true);
 
     // After a restart (Roblox still down) the stored figures are served at once.
     server.stop();

@@ -1,6 +1,6 @@
 // Accessibility (issue 6): axe-core finds no WCAG 2.1 A/AA violation on any route, on desktop and phone, nor with
 // the dialogs, the phone drawer, the shortcuts panel and the privacy panel open; every focusable element shows
-// a visible focus indicator; dialogs keep focus inside and give it back on close; headings go in order.
+// a visible focus indicator (the whole tab order of each page, the focused look compared with the unfocused one); dialogs keep focus inside and give it back on close; headings go in order.
 //
 // The routes come from the server (GET /api/site `pages`, validated at start against the server's route table),
 // so a route added later is checked here without anyone editing this file.
@@ -23,16 +23,76 @@ async function settled(page) {
   });
 }
 
-/** Whether the focused element shows a focus indicator (an outline, a ring or a border change). */
-async function focusIndicator(page) {
+const FOCUSABLE = 'a[href], area[href], button, input, select, textarea, iframe, summary, [tabindex], [contenteditable="true"]';
+
+/**
+ * Remembers how each focusable element looks while nothing has the focus (outline and box-shadow), so that its
+ * focused look can be compared with it; returns how many elements could take the focus (the walk's bound).
+ */
+async function rememberUnfocusedLooks(page) {
+  return page.evaluate((selector) => {
+    document.activeElement?.blur?.();
+    const looks = new Map();
+    for (const el of document.querySelectorAll(selector)) {
+      if (el.tabIndex < 0 || el.disabled) continue;
+      const s = getComputedStyle(el);
+      looks.set(el, { outlineStyle: s.outlineStyle, outlineWidth: s.outlineWidth, outlineColor: s.outlineColor, boxShadow: s.boxShadow });
+    }
+    window.__a11yUnfocused = looks;
+    window.__a11yFirst = null;
+    return looks.size;
+  }, FOCUSABLE);
+}
+
+/**
+ * The element Tab just focused and whether it shows where the focus is: an outline of at least 2px in a
+ * visible colour (or the browser's own `auto` ring) that it lacks unfocused, or a box-shadow ring that differs
+ * from its unfocused box-shadow. An element rendered after the start is measured unfocused by blurring it
+ * for a moment. `first` is true when the focus is back on the first element of the walk.
+ */
+async function focusStep(page) {
   return page.evaluate(() => {
     const el = document.activeElement;
-    if (!el || el === document.body) return { tag: 'body', visible: true };
-    const s = getComputedStyle(el);
-    const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
-    const ring = s.boxShadow && s.boxShadow !== 'none';
-    const label = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40)}"`;
-    return { tag: label, visible: outline || ring };
+    if (!el || el === document.body || el === document.documentElement) return { body: true };
+    const lookOf = (e) => {
+      const s = getComputedStyle(e);
+      return { outlineStyle: s.outlineStyle, outlineWidth: s.outlineWidth, outlineColor: s.outlineColor, boxShadow: s.boxShadow };
+    };
+    const focused = lookOf(el);
+    let unfocused = window.__a11yUnfocused.get(el);
+    if (!unfocused) {
+      el.blur();
+      unfocused = lookOf(el);
+      el.focus({ preventScroll: true });
+    }
+    // Computed colours come as rgb()/rgba() or, for the theme's colours, oklch() and the like with "/ alpha".
+    const COLOR = /(?:rgba?|hsla?|oklch|oklab|lab|lch|hwb|color)\([^)]*\)|transparent/;
+    const transparent = (color) =>
+      color === 'transparent' || /^rgba\((?:[^,]+,){3}\s*0(?:\.0+)?\)$/.test(color) || /\/\s*0(?:\.0+)?%?\)$/.test(color);
+    const outlineShown = (l) =>
+      l.outlineStyle === 'auto' ||
+      (l.outlineStyle !== 'none' && l.outlineStyle !== 'hidden' && parseFloat(l.outlineWidth) >= 2 && !transparent(l.outlineColor));
+    // The layers of a computed box-shadow that paint something: a colour that is not transparent, and a
+    // blur or spread (the ring of the design is a 0 0 0 Npx spread).
+    const paintedLayers = (shadow) =>
+      shadow === 'none'
+        ? []
+        : shadow
+            .split(/,(?![^(]*\))/)
+            .map((layer) => layer.trim())
+            .filter((layer) => {
+              const color = COLOR.exec(layer)?.[0] ?? '';
+              const lengths = layer.replace(color, '').trim().split(/\s+/).filter((t) => t.endsWith('px')).map(parseFloat);
+              return !transparent(color) && lengths.slice(2).some((v) => v > 0);
+            });
+    const before = new Set(paintedLayers(unfocused.boxShadow));
+    const ring = paintedLayers(focused.boxShadow).some((layer) => !before.has(layer));
+    const outline = outlineShown(focused) && !(outlineShown(unfocused) && unfocused.outlineColor === focused.outlineColor && unfocused.outlineWidth === focused.outlineWidth);
+    const name = (el.getAttribute('aria-label') || el.textContent || el.getAttribute('placeholder') || '').trim().replace(/\s+/g, ' ');
+    const label = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${name.slice(0, 40)}"`;
+    const first = window.__a11yFirst === el;
+    window.__a11yFirst ??= el;
+    return { body: false, first, label, visible: outline || ring };
   });
 }
 
@@ -95,21 +155,33 @@ describe('accessibility', () => {
     it(`every focusable element shows where the focus is (${vp})`, async () => {
       const site = await env.api('/api/site');
       const missing = [];
+      const unfinished = [];
       for (const { path } of site.pages) {
         const page = await env.open(vp, path);
         await visible(page.locator('main h1'));
         await settled(page);
-        const seen = new Set();
-        for (let i = 0; i < 60; i++) {
+        // The whole tab order: until the focus comes back to the first element, at most once round every
+        // focusable element (plus the stop outside the page, and a few rendered meanwhile).
+        const bound = (await rememberUnfocusedLooks(page)) + 5;
+        let steps = 0;
+        let visited = 0;
+        for (;;) {
           await page.keyboard.press('Tab');
-          const f = await focusIndicator(page);
-          if (seen.has(f.tag) && f.tag !== 'body') break;
-          seen.add(f.tag);
-          if (!f.visible) missing.push(`${path}: ${f.tag}`);
+          const f = await focusStep(page);
+          if (f.first) break;
+          if (++steps > bound) {
+            unfinished.push(`${path}: the focus did not come back to the first element within ${bound} Tabs`);
+            break;
+          }
+          if (f.body) continue;
+          visited++;
+          if (!f.visible) missing.push(`${path}: ${f.label}`);
         }
+        assert.ok(visited > 0, `${path}: Tab focuses something`);
         await page.context().close();
       }
       assert.deepEqual(missing, [], 'elements without a visible focus indicator');
+      assert.deepEqual(unfinished, [], 'tab orders that do not come round');
     });
 
     it(`dialogs keep the focus inside and give it back to their opener (${vp})`, async () => {

@@ -238,6 +238,49 @@ describe('admin: the panel', () => {
       }
       env.assertNoConsoleErrors(page);
     });
+
+    it(`the header's server badge follows /api/health: online, degraded, unreachable and back (${vp})`, async () => {
+      const { page } = await openPanel(vp, { setup: (p) => p.clock.install() });
+      const badge = page.getByTestId('server-status');
+      assert.equal((await env.api('/api/health')).status, 'ok');
+      await hasAttr(badge, 'data-state', 'online');
+      assert.equal((await badge.innerText()).trim(), 'System Online');
+      const nextPoll = () => page.clock.fastForward(11_000); // /api/health is polled every 10 s
+
+      // The server's own answer with the database reported failing.
+      await page.route('**/api/health', async (route) => {
+        const res = await route.fetch();
+        await route.fulfill({ response: res, json: { ...(await res.json()), status: 'degraded', database: 'error' } });
+      });
+      await nextPoll();
+      await hasAttr(badge, 'data-state', 'degraded');
+      assert.equal((await badge.innerText()).trim(), 'System Degraded');
+
+      // The server does not answer at all: the earlier answer is not shown as current.
+      await page.unroute('**/api/health');
+      await page.route('**/api/health', (route) => route.abort('connectionrefused'));
+      await nextPoll();
+      await hasAttr(badge, 'data-state', 'unreachable');
+      assert.equal((await badge.innerText()).trim(), 'Server Unreachable');
+
+      await page.unroute('**/api/health');
+      await nextPoll();
+      await hasAttr(badge, 'data-state', 'online');
+      assert.equal((await badge.innerText()).trim(), 'System Online');
+      env.assertNoConsoleErrors(page, { allow: [/net::ERR_CONNECTION_REFUSED/] });
+    });
+
+    it(`a panel opened while /api/health fails says Server Unreachable (${vp})`, async () => {
+      const page = await env.open(vp, null, { setup: (p) => p.route('**/api/health', (route) => route.abort('connectionrefused')) });
+      await page.context().addCookies(cookies);
+      await gotoApp(page, '/admin');
+      await visible(page.getByRole('heading', { level: 1, name: 'Admin Control Center', exact: true }), 15_000);
+      const badge = page.getByTestId('server-status');
+      await hasAttr(badge, 'data-state', 'unreachable');
+      assert.equal((await badge.innerText()).trim(), 'Server Unreachable');
+      assert.equal(await page.getByText('System Online', { exact: true }).count(), 0);
+      env.assertNoConsoleErrors(page, { allow: [/net::ERR_CONNECTION_REFUSED/] });
+    });
   }
 
   for (const vp of VIEWPORT_NAMES) {

@@ -196,17 +196,27 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       if (first.history.length > 0) await visible(card.getByTestId('history-chart'));
       await axeClean(page, `badge monitor (${vp})`);
 
-      // search by a word of one badge's description
+      // search: exactly the badges whose name or description holds the words, in any case, in the server's order
+      const search = page.getByLabel('Search badges');
+      const shownIds = () => page.getByTestId('badge-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-badge-id')));
+      const matching = (q) =>
+        api.badges.filter((b) => `${b.name}\n${b.description}`.toLowerCase().includes(q.toLowerCase())).map((b) => String(b.badgeId));
       const target = api.badges[api.badges.length - 1];
-      await page.getByLabel('Search badges').fill(target.name.toUpperCase());
-      await eventually(async () => {
-        const ids = await page.getByTestId('badge-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-badge-id')));
-        assert.ok(ids.includes(String(target.badgeId)));
-        assert.ok(ids.length <= api.badges.length);
-      });
-      await page.getByLabel('Search badges').fill('no badge is called this');
+      // the last two digits of the first id: with the fake's names ("Badge <id>") some of the badges but not all
+      const some = String(api.badges[0].badgeId).slice(-2);
+      for (const query of [target.name.toUpperCase(), some, target.description.split(' ').slice(0, 3).join(' ')]) {
+        const expected = matching(query);
+        assert.ok(expected.length > 0, `"${query}" matches a badge of the fake`);
+        await search.fill(query);
+        await eventually(async () => assert.deepEqual(await shownIds(), expected, `search "${query}"`));
+        assert.equal(await page.getByTestId('no-match').count(), 0);
+      }
+      assert.ok(matching(some).length < api.badges.length, `"${some}" leaves some badges out`);
+      await search.fill('no badge is called this');
       await visible(page.getByTestId('no-match'));
-      await page.getByLabel('Search badges').fill('');
+      assert.equal(await page.getByTestId('badge-card').count(), 0, 'no card for a query that matches nothing');
+      await search.fill('');
+      await eventually(async () => assert.deepEqual(await shownIds(), api.badges.map((b) => String(b.badgeId))));
 
       // Auto Refresh ON by default: 30 s later the page asks again
       assert.equal((await page.getByTestId('auto-refresh-state').innerText()).trim(), 'ON');

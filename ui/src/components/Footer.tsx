@@ -4,13 +4,9 @@ import { Link } from 'wouter';
 import { POLL } from '../lib/queryClient';
 import { formatDateTime } from '../lib/format';
 import { useSite } from '../lib/site';
-import type { Health, PublicStats } from '../lib/types';
+import { serverState, useHealth } from '../lib/health';
+import type { PublicStats } from '../lib/types';
 import { Skeleton } from './ui/Skeleton';
-
-/** Live server health, polled every 10 s. */
-export function useHealth() {
-  return useQuery<Health>({ queryKey: ['/api/health'], refetchInterval: POLL.health });
-}
 
 /** Public counters, polled every 5 s (shared cache with any page that shows them). */
 export function usePublicStats() {
@@ -26,11 +22,18 @@ function Row({ label, children }: { label: string; children: ComponentChildren }
   );
 }
 
+const SERVER_TEXT = {
+  online: { label: 'Online', className: 'text-emerald-400' },
+  degraded: { label: 'Degraded', className: 'text-amber-300' },
+  unreachable: { label: 'Unreachable', className: 'text-red-400' },
+} as const;
+
 /** System Info, Credits and the copyright line. */
 export function Footer() {
   const { data: site } = useSite();
   const { data: health, isError: healthError } = useHealth();
   const { data: stats } = usePublicStats();
+  const server = serverState(health, healthError);
 
   return (
     <footer className="mt-16 border-t border-slate-800 bg-slate-950">
@@ -49,14 +52,10 @@ export function Footer() {
             </Row>
             <Row label="Build">{health ? health.build : healthError ? 'Unavailable' : <Skeleton className="h-4 w-16" />}</Row>
             <Row label="Server">
-              {health ? (
-                <span className={health.status === 'ok' ? 'text-emerald-400' : 'text-amber-300'}>
-                  {health.status === 'ok' ? 'Online' : 'Degraded'}
-                </span>
-              ) : healthError ? (
-                <span className="text-red-400">Unreachable</span>
-              ) : (
+              {server === 'checking' ? (
                 <Skeleton className="h-4 w-14" />
+              ) : (
+                <span className={SERVER_TEXT[server].className}>{SERVER_TEXT[server].label}</span>
               )}
             </Row>
             {stats && <Row label="Page views">{stats.pageViews.toLocaleString()}</Row>}

@@ -22,8 +22,10 @@ const banner = {
   banner: { isActive: false, backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6', advertisementId: null, expiresAt: null },
   advertisement: null,
 };
+const health = { status: 'ok', version: '1.0.0', build: 'abc123', startedAt: '2026-01-01T00:00:00Z', database: 'ok' };
 const panelRoutes = {
   '/api/site': site,
+  '/api/health': health,
   '/api/admin/stats': stats,
   '/api/admin/advertisements': { applications: [] },
   '/api/admin/active-banner': banner,
@@ -71,7 +73,7 @@ describe('Admin gate', () => {
     fireEvent.submit(keyInput().form!);
     await screen.findByText('Admin Control Center');
     expect(api.callsTo('POST', '/api/admin/verify-key').at(-1)!.body).toEqual({ key: 'good-key' });
-    expect(screen.getByText('System Online')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('server-status').textContent).toBe('System Online'));
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Dashboard', 'Advertisements', 'Users', 'Reports', 'Login Logs', 'App Logs', 'Exceptions',
       `${site.clan.name} Banner`, 'Settings',
@@ -137,4 +139,22 @@ describe('Admin gate', () => {
     renderWithClient(<Admin />);
     expect(await screen.findByText('Loading Admin Panel...')).toBeTruthy();
   });
+
+  for (const [how, answer, state, text] of [
+    ['status ok', health, 'online', 'System Online'],
+    ['status degraded', { ...health, status: 'degraded', database: 'error' }, 'degraded', 'System Degraded'],
+    ['a 503', { status: 503, body: { error: 'Service unavailable' } }, 'unreachable', 'Server Unreachable'],
+    ['no answer', () => Promise.reject(new TypeError('Failed to fetch')), 'unreachable', 'Server Unreachable'],
+  ] as const) {
+    it(`the header's server badge says ${text} (${state}) when /api/health gives ${how}`, async () => {
+      mockApi({ ...panelRoutes, '/api/health': answer, '/api/admin/check-key': { admin: true, via: 'session' } });
+      document.cookie = 'fanhub_hint_admin=1; path=/';
+      renderWithClient(<Admin />);
+      await screen.findByText('Admin Control Center');
+      const badge = screen.getByTestId('server-status');
+      await waitFor(() => expect(badge.getAttribute('data-state')).toBe(state));
+      expect(badge.textContent).toBe(text);
+      expect(badge.getAttribute('role')).toBe('status');
+    });
+  }
 });

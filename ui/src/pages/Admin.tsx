@@ -8,6 +8,7 @@ import { AppLogsTab, ExceptionsTab } from '../components/admin/AppLogsTab';
 import { ClanBannerTab } from '../components/admin/ClanBannerTab';
 import { DashboardTab } from '../components/admin/DashboardTab';
 import { LoginLogsTab } from '../components/admin/LoginLogsTab';
+import { ServerStatusBadge } from '../components/admin/ServerStatusBadge';
 import { SettingsTab } from '../components/admin/SettingsTab';
 import { UsersTab } from '../components/admin/UsersTab';
 import { Tabs, type TabDef } from '../components/ui/Tabs';
@@ -143,10 +144,7 @@ function AdminPanel({ onSessionLost }: { onSessionLost: () => void }) {
             {site && <p className="text-sm text-slate-400">{site.name}</p>}
           </div>
         </div>
-        <div className="inline-flex items-center gap-2 rounded-full border border-emerald-500/40 bg-emerald-500/10 px-3 py-1 text-sm text-emerald-300">
-          <span aria-hidden="true" className="h-2 w-2 animate-pulse rounded-full bg-emerald-400" />
-          System Online
-        </div>
+        <ServerStatusBadge />
       </header>
       <Tabs tabs={tabs} value={tab} onChange={setTab} label="Admin sections" idPrefix="admin">
         {tab === 'dashboard' && <DashboardTab clanName={clanName} />}
