@@ -8,6 +8,7 @@ use axum::response::Response;
 use axum::routing::get;
 use serde::Serialize;
 
+use crate::http::cached::Caching;
 use crate::state::AppState;
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -60,5 +61,5 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/api/health", tag = "site", operation_id = "getHealth",
     responses((status = 200, description = "Liveness and version", body = Health), (status = 304, description = "Not modified")))]
 pub(crate) async fn get_health(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.health_json.respond(&headers)
+    state.health_json.respond(&headers, Caching::HEALTH)
 }

@@ -11,7 +11,7 @@ use axum::routing::get;
 use serde_json::{Map, Value, json};
 use utoipa::OpenApi;
 
-use crate::http::cached::CachedJson;
+use crate::http::cached::{CachedJson, Caching, NOT_STORED, SHARED_OPERATIONS};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -255,8 +255,10 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
         }
         if etagged && (status == "200" || status == "304") {
             response["headers"]["ETag"] = header("The body's entity tag", json!({"type": "string"}));
-            response["headers"]["Cache-Control"] =
-                header("Always no-cache", json!({"type": "string", "const": "no-cache"}));
+        }
+        if method == "get" && (status == "200" || status == "304") {
+            let (caching, description) = caching_of(&op_id, etagged);
+            response["headers"]["Cache-Control"] = header(description, json!({"type": "string", "const": caching}));
         }
         // The key guard puts the tightest window's figures on every answer that passed the key check.
         if keyed && status != "401" {
@@ -273,6 +275,20 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
     }
 }
 
+/// Who may keep a successful read: public answers name how long a shared cache may keep them;
+/// answers that carry an ETag are otherwise private; the rest are never stored.
+fn caching_of(operation_id: &str, etagged: bool) -> (&'static str, &'static str) {
+    match SHARED_OPERATIONS.iter().find(|(id, _)| *id == operation_id) {
+        Some((_, caching)) => {
+            (caching.as_str(), "The same for every caller: a shared cache may keep it for s-maxage seconds")
+        }
+        None if etagged => {
+            (Caching::PRIVATE.as_str(), "Depends on the caller: browsers revalidate, shared caches keep nothing")
+        }
+        None => (NOT_STORED, "Never stored"),
+    }
+}
+
 fn cached() -> &'static CachedJson {
     static DOC: OnceLock<CachedJson> = OnceLock::new();
     DOC.get_or_init(|| CachedJson::new(&document()))
@@ -286,7 +302,7 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/api/openapi.json", tag = "site", operation_id = "getOpenApiDocument",
     responses((status = 200, description = "OpenAPI 3.1 document", body = Object), (status = 304, description = "Not modified")))]
 pub(crate) async fn openapi_json(headers: HeaderMap) -> Response {
-    cached().respond(&headers)
+    cached().respond(&headers, Caching::CONTENT)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod store;
 
 use std::path::{Path as FsPath, PathBuf};
 
+use crate::ratelimit::PerIp;
 use axum::Extension;
 use axum::Router;
 use axum::body::Body;
@@ -17,7 +18,6 @@ use axum::extract::{DefaultBodyLimit, Multipart, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use crate::ratelimit::PerIp;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -353,7 +353,7 @@ pub(crate) async fn upload(State(state): State<AppState>, Path(name): Path<Strin
     let mut res = Response::new(Body::from(bytes));
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
+    h.insert(header::CACHE_CONTROL, crate::http::cached::Caching::IMMUTABLE.header());
     h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline"));
     Ok(res)
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::db::settings;
 use crate::error::ApiError;
+use crate::http::cached::Caching;
 use crate::site::BannerColors;
 use crate::state::AppState;
 
@@ -132,5 +133,5 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/api/admin/active-banner", tag = "banner", operation_id = "getActiveBanner",
     responses((status = 200, description = "The banner to show", body = ActiveBanner), (status = 304, description = "Not modified")))]
 pub(crate) async fn active_banner(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.banner_json.respond(&headers)
+    state.banner_json.respond(&headers, Caching::BANNER)
 }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::{ContentError, bundled, parse_toml};
 use crate::error::ApiError;
-use crate::http::cached::CachedJson;
+use crate::http::cached::{CachedJson, Caching};
 use crate::state::AppState;
 
 pub mod ratings;
@@ -267,14 +267,14 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/api/commands", tag = "commands", operation_id = "listCommands",
     responses((status = 200, description = "Every command", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
 pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.commands.list.respond(&headers)
+    state.commands.list.respond(&headers, Caching::CONTENT)
 }
 
 /// Up to 6 commands ranked by favorites and ratings.
 #[utoipa::path(get, path = "/api/commands/popular", tag = "commands", operation_id = "listPopularCommands",
     responses((status = 200, description = "Up to 6 commands", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
 pub(crate) async fn popular(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.commands.popular.respond(&headers)
+    state.commands.popular.respond(&headers, Caching::CONTENT)
 }
 
 #[cfg(test)]

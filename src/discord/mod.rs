@@ -24,7 +24,7 @@ use utoipa::ToSchema;
 
 use crate::db::Db;
 use crate::error::ApiError;
-use crate::http::cached::CachedJson;
+use crate::http::cached::{CachedJson, Caching};
 use crate::site::SiteSettings;
 use crate::state::AppState;
 use client::DiscordClient;
@@ -368,7 +368,7 @@ pub(crate) async fn product_updates(
 ) -> Response {
     let entry = slug.strip_suffix("-updates").and_then(|product| state.discord.products.get(product));
     match entry {
-        Some(entry) => entry.json.respond(&headers),
+        Some(entry) => entry.json.respond(&headers, Caching::UPDATES),
         None => {
             ApiError::not_found("No such product: the products are the keys of `updates` in /api/site.").into_response()
         }

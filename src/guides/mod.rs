@@ -10,7 +10,7 @@ use axum::routing::get;
 use serde::{Deserialize, Serialize};
 
 use crate::content::{ContentError, bundled, parse_toml};
-use crate::http::cached::CachedJson;
+use crate::http::cached::{CachedJson, Caching};
 use crate::state::AppState;
 
 const FILE: &str = "data/guides.toml";
@@ -124,7 +124,7 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/api/guides", tag = "guides", operation_id = "listGuides",
     responses((status = 200, description = "Every guide", body = Vec<Guide>), (status = 304, description = "Not modified")))]
 pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.guides.list.respond(&headers)
+    state.guides.list.respond(&headers, Caching::CONTENT)
 }
 
 #[cfg(test)]

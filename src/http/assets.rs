@@ -43,7 +43,7 @@ const MANIFEST: &str = "vite-manifest.json";
 /// The bundled link-card image. Its URL carries its hash (`?v=`), so it is cached for a year.
 pub const SOCIAL_IMAGE: &str = "social-card.png";
 
-const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+const IMMUTABLE: &str = crate::http::cached::Caching::IMMUTABLE.as_str();
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Encoding {

@@ -1,5 +1,10 @@
 //! JSON bodies kept ready in memory with their ETag. Polled endpoints answer from here without
 //! touching SQLite, and a matching `If-None-Match` gets a 304 with no body.
+//!
+//! Each answer also says who may keep it ([`Caching`]): answers that are the same for everyone
+//! may be kept for a few seconds by a shared cache in front of the site (a CDN, nginx), so the
+//! polling of many open tabs reaches the origin about once per `s-maxage` per URL; everything
+//! that depends on the caller stays private.
 
 use std::sync::{Arc, RwLock};
 
@@ -8,6 +13,75 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+
+/// The `Cache-Control` of an answer. Browsers always revalidate with the ETag (`max-age=0` or
+/// `no-cache`); only shared caches keep a public answer, at most half the interval the app polls
+/// it at, so a change reaches every tab at most one poll late.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caching(&'static str);
+
+impl Caching {
+    /// Depends on the caller (a cookie, an API key, an admin key, the address): browsers
+    /// revalidate with the ETag, shared caches never keep it.
+    pub const PRIVATE: Self = Self("private, no-cache");
+    /// The banner, polled every 5 s. An ad's start or end reaches a shared cache's visitors at
+    /// most 2 s late, plus the background refresh that stale-while-revalidate allows (without
+    /// it, every request that arrives while a copy is being refreshed would go to the origin).
+    pub const BANNER: Self = Self("public, max-age=0, s-maxage=2, stale-while-revalidate=1, stale-if-error=60");
+    /// The public figures, polled every 5 s.
+    pub const STATS: Self = Self("public, max-age=0, s-maxage=2, stale-while-revalidate=2, stale-if-error=60");
+    /// The health answer, polled every 10 s. Never served stale when the origin fails
+    /// (no stale-if-error): it is how pages learn that the site is down.
+    pub const HEALTH: Self = Self("public, max-age=0, s-maxage=5, stale-while-revalidate=1");
+    /// The badge monitor, polled every 30 s.
+    pub const BADGE_MONITOR: Self =
+        Self("public, max-age=0, s-maxage=15, stale-while-revalidate=15, stale-if-error=600");
+    /// The summarised Discord updates, polled every 120 s.
+    pub const UPDATES: Self = Self("public, max-age=0, s-maxage=60, stale-while-revalidate=60, stale-if-error=3600");
+    /// Lists read once per page view (site settings, commands with their ratings, guides, the
+    /// OpenAPI document): a new rating shows in the shared figures at most 10 s late.
+    pub const CONTENT: Self = Self("public, max-age=0, s-maxage=10, stale-while-revalidate=30, stale-if-error=3600");
+
+    /// Files that change only with a new release or never (robots.txt, the sitemap).
+    pub const SITE_FILES: Self = Self("public, max-age=3600");
+    /// Content-addressed files (the app's bundle, uploaded images): kept by everyone for a year.
+    pub const IMMUTABLE: Self = Self("public, max-age=31536000, immutable");
+
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+
+    pub fn header(self) -> HeaderValue {
+        HeaderValue::from_static(self.0)
+    }
+
+    /// Seconds a shared cache may keep the answer (none for private answers).
+    pub fn s_maxage(self) -> Option<u32> {
+        self.0.split(", ").find_map(|d| d.strip_prefix("s-maxage=")).and_then(|v| v.parse().ok())
+    }
+}
+
+/// The `Cache-Control` of every answer that sets none: never stored anywhere.
+pub const NOT_STORED: &str = "no-store";
+
+/// The shared caching of each public operation of the OpenAPI document, by operation id. Every
+/// other operation answers [`Caching::PRIVATE`] (ETag-carrying answers) or [`NOT_STORED`].
+pub const SHARED_OPERATIONS: &[(&str, Caching)] = &[
+    ("getActiveBanner", Caching::BANNER),
+    ("getStats", Caching::STATS),
+    ("getHealth", Caching::HEALTH),
+    ("v1GetHealth", Caching::HEALTH),
+    ("getBadgeMonitor", Caching::BADGE_MONITOR),
+    ("getDiscordUpdates", Caching::UPDATES),
+    ("getSite", Caching::CONTENT),
+    ("listCommands", Caching::CONTENT),
+    ("listPopularCommands", Caching::CONTENT),
+    ("listGuides", Caching::CONTENT),
+    ("getOpenApiDocument", Caching::CONTENT),
+    ("getRobots", Caching::SITE_FILES),
+    ("getSitemap", Caching::SITE_FILES),
+    ("getUpload", Caching::IMMUTABLE),
+];
 
 pub struct JsonBody {
     pub bytes: Bytes,
@@ -54,14 +128,13 @@ impl CachedJson {
         self.current.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    pub fn respond(&self, request_headers: &HeaderMap) -> Response {
-        respond_json(&self.get(), request_headers)
+    pub fn respond(&self, request_headers: &HeaderMap, caching: Caching) -> Response {
+        respond_json(&self.get(), request_headers, caching)
     }
 }
 
-pub fn respond_json(body: &JsonBody, request_headers: &HeaderMap) -> Response {
-    let cache_headers =
-        [(header::ETAG, body.etag.clone()), (header::CACHE_CONTROL, HeaderValue::from_static("no-cache"))];
+pub fn respond_json(body: &JsonBody, request_headers: &HeaderMap, caching: Caching) -> Response {
+    let cache_headers = [(header::ETAG, body.etag.clone()), (header::CACHE_CONTROL, caching.header())];
     if if_none_match_hits(request_headers, &body.etag) {
         return (StatusCode::NOT_MODIFIED, cache_headers).into_response();
     }
@@ -82,6 +155,43 @@ pub fn if_none_match_hits(headers: &HeaderMap, etag: &HeaderValue) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shared_answers_are_public_and_kept_at_most_half_their_poll_interval() {
+        // The app's poll intervals, read from its source so that a faster poll breaks this test.
+        let source = include_str!("../../ui/src/lib/queryClient.ts");
+        let poll_secs = |name: &str| -> Option<u32> {
+            let after = source.split_once(&format!("  {name}: "))?.1;
+            let ms: String =
+                after.chars().take_while(|c| c.is_ascii_digit() || *c == '_').filter(|c| *c != '_').collect();
+            Some(ms.parse::<u32>().ok()? / 1000)
+        };
+        let polled = [
+            (Caching::BANNER, Some("activeBanner")),
+            (Caching::STATS, Some("stats")),
+            (Caching::HEALTH, Some("health")),
+            (Caching::BADGE_MONITOR, Some("badgeMonitor")),
+            (Caching::UPDATES, Some("updates")),
+            (Caching::CONTENT, None),
+        ];
+        for (policy, poll_name) in polled {
+            let poll = poll_name.map(|name| poll_secs(name).unwrap_or_else(|| panic!("POLL.{name} in queryClient.ts")));
+            let value = policy.as_str();
+            assert!(value.starts_with("public, max-age=0, "), "browsers revalidate polled and listed answers: {value}");
+            assert!(!value.contains("no-cache") && !value.contains("private"), "{value}");
+            let kept = policy.s_maxage().expect("a shared policy names its s-maxage");
+            if let Some(poll) = poll {
+                assert!(kept * 2 <= poll, "{value}: kept longer than half the poll interval of {poll} s");
+            }
+            assert!(policy.header().to_str().is_ok());
+            // Under load a copy is refreshed once, in the background, not by every request that
+            // arrives while it is being fetched.
+            assert!(value.contains("stale-while-revalidate="), "{value}");
+        }
+        assert_eq!(Caching::PRIVATE.s_maxage(), None);
+        // The health answer is how pages notice an outage: never served stale on errors.
+        assert!(!Caching::HEALTH.as_str().contains("stale-if-error"));
+    }
 
     #[test]
     fn set_reports_changes_only() {

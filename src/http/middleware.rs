@@ -87,6 +87,10 @@ pub async fn request_context(
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
     headers.insert(header::CONTENT_SECURITY_POLICY, state.shells.content_security_policy().clone());
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    // Only answers that chose a policy may be kept; everything else, errors included, is not.
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(crate::http::cached::NOT_STORED));
+    }
     res
 }
 

@@ -15,6 +15,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{Awards, Evidence, PlayerReport, Priority};
+use crate::http::cached::Caching;
 use crate::db::now_ms;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
@@ -520,5 +521,5 @@ pub(crate) async fn test(State(state): State<AppState>) -> Json<BotTest> {
 #[utoipa::path(get, path = "/api/badge-monitor", tag = "roblox", operation_id = "getBadgeMonitor",
     responses((status = 200, description = "The tracked badges", body = super::monitor::BadgeMonitorAnswer), (status = 304, description = "Not modified")))]
 pub(crate) async fn badge_monitor(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.roblox.monitor.json.respond(&headers)
+    state.roblox.monitor.json.respond(&headers, Caching::BADGE_MONITOR)
 }

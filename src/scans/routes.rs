@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use crate::http::cached::{self, respond_json};
+use crate::http::cached::{self, Caching, respond_json};
 use crate::ratelimit::PerIp;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -162,13 +162,13 @@ pub(crate) async fn scan_status(
 ) -> Result<Response, ApiError> {
     let id = path_id("id", &id)? as i64;
     if let Some(body) = state.scans.fresh_status(id) {
-        return Ok(crate::http::cached::respond_json(&body, &headers));
+        return Ok(crate::http::cached::respond_json(&body, &headers, Caching::PRIVATE));
     }
     let row = state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
     let answer = StatusAnswer { success: true, scan: status_of(&state, row) };
     let body = Arc::new(crate::http::cached::JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(ApiError::internal)?));
     state.scans.keep_status(id, body.clone());
-    Ok(crate::http::cached::respond_json(&body, &headers))
+    Ok(crate::http::cached::respond_json(&body, &headers, Caching::PRIVATE))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -275,7 +275,7 @@ pub(crate) async fn group_leaderboard(
             })
         })
         .await?;
-    Ok(respond_json(&body, &headers))
+    Ok(respond_json(&body, &headers, Caching::PRIVATE))
 }
 
 /// A leaderboard answer kept from an earlier request while nothing it shows has changed, else
@@ -409,7 +409,7 @@ pub(crate) async fn leaderboard(
             })
         })
         .await?;
-    Ok(respond_json(&body, &headers))
+    Ok(respond_json(&body, &headers, Caching::PRIVATE))
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -44,7 +44,7 @@ fn text_response(content_type: &'static str, body: String) -> Response {
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
-            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")),
+            (header::CACHE_CONTROL, crate::http::cached::Caching::SITE_FILES.header()),
         ],
         body,
     )

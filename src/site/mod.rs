@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::content::{ContentError, bundled, parse_toml};
+use crate::http::cached::Caching;
 use crate::state::AppState;
 
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -449,7 +450,7 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/api/site", tag = "site", operation_id = "getSite",
     responses((status = 200, description = "The public site settings", body = SiteSettings), (status = 304, description = "Not modified")))]
 pub(crate) async fn get_site(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.site_json.respond(&headers)
+    state.site_json.respond(&headers, Caching::CONTENT)
 }
 
 #[cfg(test)]
@@ -500,7 +501,8 @@ mod tests {
         std::fs::write(&path, &high).unwrap();
         let err = load(Some(&path)).unwrap_err().to_string();
         assert!(err.contains("probed limit of 30") && err.contains("budgets_above_probed_limits"), "{err}");
-        let behind_proxy = high.replacen("budgets_above_probed_limits = false", "budgets_above_probed_limits = true", 1);
+        let behind_proxy =
+            high.replacen("budgets_above_probed_limits = false", "budgets_above_probed_limits = true", 1);
         std::fs::write(&path, behind_proxy).unwrap();
         assert_eq!(load(Some(&path)).unwrap().roblox.budgets["users/v1/users/{id}"], 3000);
     }

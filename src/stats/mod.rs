@@ -16,6 +16,7 @@ use serde::Serialize;
 pub use visits::{Visits, month_key, today_key};
 
 use crate::error::ApiError;
+use crate::http::cached::Caching;
 use crate::http::client_ip::ClientIp;
 use crate::state::AppState;
 
@@ -45,7 +46,7 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/api/stats", tag = "site", operation_id = "getStats",
     responses((status = 200, description = "Public figures", body = PublicStats), (status = 304, description = "Not modified")))]
 pub(crate) async fn get_stats(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.stats_json.respond(&headers)
+    state.stats_json.respond(&headers, Caching::STATS)
 }
 
 #[derive(serde::Deserialize, utoipa::ToSchema)]

@@ -12,6 +12,7 @@ use super::number_param;
 use crate::db::DatabaseStatus;
 use crate::error::ApiError;
 use crate::events::Event;
+use crate::http::cached::Caching;
 use crate::http::extract::Query;
 use crate::state::AppState;
 
@@ -19,7 +20,7 @@ use crate::state::AppState;
 #[utoipa::path(get, path = "/api/v1/health", tag = "developer API", operation_id = "v1GetHealth",
     responses((status = 200, description = "Liveness and version", body = crate::health::Health), (status = 304, description = "Not modified")))]
 pub(crate) async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.health_json.respond(&headers)
+    state.health_json.respond(&headers, Caching::HEALTH)
 }
 
 #[derive(Serialize, ToSchema)]
@@ -47,7 +48,7 @@ pub(crate) async fn site_database(state: State<AppState>) -> Result<Json<Databas
 #[utoipa::path(get, path = "/api/v1/stats", tag = "developer API", operation_id = "v1GetStats", security(("apiKey" = [])),
     responses((status = 200, description = "Public figures", body = crate::stats::PublicStats), (status = 304, description = "Not modified"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn stats(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.stats_json.respond(&headers)
+    state.stats_json.respond(&headers, Caching::PRIVATE)
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -202,5 +203,5 @@ pub(crate) async fn events(
 #[utoipa::path(get, path = "/api/v1/discord-updates", tag = "developer API", operation_id = "v1GetDiscordUpdates", security(("apiKey" = [])),
     responses((status = 200, body = crate::discord::AllUpdates), (status = 304, description = "Not modified"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn discord_updates(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.discord.all_json.respond(&headers)
+    state.discord.all_json.respond(&headers, Caching::PRIVATE)
 }

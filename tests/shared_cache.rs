@@ -1,0 +1,227 @@
+//! The shipped nginx configuration (packaging/nginx-fanhub.conf) in front of the real binary, with
+//! Debian's nginx: polled answers come from the cache, personal answers never do, writes reach
+//! the origin, and the origin's own caching rules decide what is served stale when it is down.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Launch, Server, json};
+use reqwest::StatusCode;
+use serde_json::json;
+
+const NGINX: &str = "/usr/sbin/nginx";
+
+struct Nginx {
+    child: Child,
+    base: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// The shipped file with only its addresses and cache path changed, inside a minimal nginx.conf.
+fn start_nginx(origin: &str) -> Nginx {
+    assert!(
+        Path::new(NGINX).exists(),
+        "{NGINX} is missing: install Debian's nginx (apt-get install nginx-light; scripts/test does)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let shipped = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/packaging/nginx-fanhub.conf")).unwrap();
+    let cache = dir.path().join("cache");
+    let site = shipped
+        .replace("server 127.0.0.1:8080;", &format!("server {origin};"))
+        .replace("listen 80;", &format!("listen 127.0.0.1:{port};"))
+        .replace("/var/cache/nginx/fanhub", cache.to_str().unwrap());
+    assert_ne!(site, shipped);
+    let d = dir.path().display();
+    std::fs::write(dir.path().join("fanhub.conf"), site).unwrap();
+    let main = format!(
+        "user root; daemon off; worker_processes 1; pid {d}/nginx.pid; error_log {d}/error.log warn;\n\
+         events {{ worker_connections 1024; }}\n\
+         http {{ access_log off; client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;\n\
+         fastcgi_temp_path {d}/fastcgi; uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;\n\
+         include {d}/fanhub.conf; }}\n"
+    );
+    let conf: PathBuf = dir.path().join("nginx.conf");
+    std::fs::write(&conf, main).unwrap();
+    let child = Command::new(NGINX)
+        .arg("-c")
+        .arg(&conf)
+        .arg("-p")
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start nginx");
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "nginx did not start: {}",
+            std::fs::read_to_string(dir.path().join("error.log")).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Nginx { child, base, _dir: dir }
+}
+
+/// Requests the origin answered for one route, from its /metrics.
+async fn origin_requests(server: &Server, route: &str) -> u64 {
+    let text = common::client().get(server.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    let label = format!("fanhub_http_requests_total{{route=\"{route}\",");
+    text.lines().filter(|l| l.starts_with(&label)).filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok()).sum()
+}
+
+fn browser_via(proxy: &Nginx) -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("origin", proxy.base.parse().unwrap());
+    fanhub::llm::install_crypto();
+    reqwest::Client::builder().cookie_store(true).default_headers(headers).build().unwrap()
+}
+
+fn cache_status(res: &reqwest::Response) -> String {
+    res.headers().get("x-cache-status").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_shipped_nginx_micro_cache_absorbs_polling_and_never_shares_personal_answers() {
+    let mut server = Server::launch(Launch {
+        args: ["--metrics", "--metrics-allow", "127.0.0.1/32", "--trusted-proxy", "127.0.0.1/32"]
+            .map(String::from)
+            .to_vec(),
+        ..Default::default()
+    });
+    let proxy = start_nginx(server.addr());
+
+    // Many tabs polling for 4.5 s: the origin sees about one request per s-maxage per URL.
+    let polled = [("/api/stats", 2.0), ("/api/admin/active-banner", 2.0), ("/api/health", 5.0)];
+    let before: Vec<u64> = in_turn(polled.iter().map(|(p, _)| origin_requests(&server, p))).await;
+    let started = Instant::now();
+    let mut tabs = vec![];
+    for tab in 0..24 {
+        let url = format!("{}{}", proxy.base, polled[tab % polled.len()].0);
+        tabs.push(tokio::spawn(async move {
+            let client = reqwest::Client::new();
+            let (mut served, mut hits) = (0u64, 0u64);
+            while started.elapsed() < Duration::from_millis(4500) {
+                let res = client.get(&url).send().await.unwrap();
+                assert_eq!(res.status(), StatusCode::OK, "{url}");
+                hits += u64::from(cache_status(&res) == "HIT");
+                served += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            (served, hits)
+        }));
+    }
+    let (mut served, mut hits) = (0, 0);
+    for t in tabs {
+        let (s, h) = t.await.unwrap();
+        served += s;
+        hits += h;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let after: Vec<u64> = in_turn(polled.iter().map(|(p, _)| origin_requests(&server, p))).await;
+    assert!(served > 500, "only {served} polls went through nginx");
+    assert!(hits * 10 > served * 9, "{hits} of {served} polls came from the cache");
+    for (((path, s_maxage), b), a) in polled.iter().zip(&before).zip(&after) {
+        let reached = a - b;
+        let allowed = (elapsed / s_maxage).ceil() as u64 + 1;
+        assert!(
+            reached <= allowed,
+            "{path}: the origin answered {reached} polls in {elapsed:.1} s (at most {allowed})"
+        );
+        assert!(reached >= 1, "{path}: never reached the origin");
+    }
+    // A browser's revalidation is answered 304 by the cache.
+    let res = reqwest::get(format!("{}/api/stats", proxy.base)).await.unwrap();
+    let etag = res.headers()["etag"].clone();
+    let res = reqwest::Client::new()
+        .get(format!("{}/api/stats", proxy.base))
+        .header("if-none-match", etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_MODIFIED);
+
+    // Two people signed in through nginx each see only their own account and keys, and every
+    // one of those answers comes from the origin. Their writes reach it too.
+    let mut people = vec![];
+    for name in ["first_fan", "second_fan"] {
+        let c = browser_via(&proxy);
+        let res = c
+            .post(format!("{}/api/auth/register", proxy.base))
+            .json(&json!({"username": name, "password": "a long enough password"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED, "{name}");
+        let res = c
+            .post(format!("{}/api/auth/login", proxy.base))
+            .json(&json!({"username": name, "password": "a long enough password"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{name}");
+        assert!(res.headers().get_all("set-cookie").iter().count() > 0, "{name}: no cookie through nginx");
+        let res = c.post(format!("{}/api/generate-key", proxy.base)).json(&json!({"name": name})).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED, "{name}");
+        people.push((name, c));
+    }
+    let me_before = origin_requests(&server, "/api/auth/user").await;
+    for _ in 0..3 {
+        for (name, c) in &people {
+            let res = c.get(format!("{}/api/auth/user", proxy.base)).send().await.unwrap();
+            assert_ne!(cache_status(&res), "HIT");
+            let me = json(res).await;
+            assert_eq!(me["username"], *name, "{me}");
+            let res = c.get(format!("{}/api/keys", proxy.base)).send().await.unwrap();
+            assert_ne!(cache_status(&res), "HIT");
+            let keys = json(res).await;
+            let keys = keys["keys"].as_array().unwrap();
+            assert_eq!(keys.len(), 1, "{name}: {keys:?}");
+            assert_eq!(keys[0]["name"], *name);
+        }
+    }
+    assert_eq!(
+        origin_requests(&server, "/api/auth/user").await - me_before,
+        6,
+        "every personal read reaches the origin"
+    );
+
+    // With the origin down, answers that allow it (stale-if-error) are served stale; the health
+    // check is not, so pages learn of the outage.
+    let res = reqwest::get(format!("{}/api/stats", proxy.base)).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = reqwest::get(format!("{}/api/health", proxy.base)).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    server.kill9();
+    // Past the health answer's s-maxage and stale-while-revalidate (5 + 1 s).
+    tokio::time::sleep(Duration::from_millis(6500)).await;
+    let res = reqwest::get(format!("{}/api/stats", proxy.base)).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK, "the stats are served stale while the origin is down");
+    assert_eq!(cache_status(&res), "STALE");
+    let res = reqwest::get(format!("{}/api/health", proxy.base)).await.unwrap();
+    assert!(res.status().is_server_error(), "the health check must show the outage, got {}", res.status());
+}
+
+async fn in_turn<F: Future<Output = u64>>(futures: impl Iterator<Item = F>) -> Vec<u64> {
+    let mut out = vec![];
+    for f in futures {
+        out.push(f.await);
+    }
+    out
+}
