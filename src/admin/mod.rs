@@ -19,6 +19,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/keys", get(access::list_keys))
         .route("/api/admin/keys/{id}", delete(access::revoke_key))
         .route("/api/admin/stats", get(system::stats))
+        .route("/api/admin/database", get(system::database))
         .route("/api/admin/users", get(users::list))
         .route("/api/admin/users/{id}", patch(users::update).delete(users::remove))
         .route("/api/admin/users/{id}/suspend", patch(users::suspend))
@@ -37,10 +38,11 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/abuse-reports", get(crate::scans::admin::list_reports))
         .route("/api/admin/abuse-reports/{id}", patch(crate::scans::admin::update_report))
         .route("/api/admin/scans/{id}/cancel", post(crate::scans::admin::cancel_scan))
-        .route_layer(from_fn_with_state(state, guard::require_admin));
         .route("/api/admin/scans/{id}/resume", post(crate::scans::admin::resume_scan))
+        .route_layer(from_fn_with_state(state, guard::require_admin));
     Router::new()
         .route("/api/admin/verify-key", post(access::verify_key))
+        .route("/api/admin/logout", post(access::logout))
         .route("/api/admin/generate-challenge", post(access::generate_challenge))
         .route("/api/admin/create-lifetime-key", post(access::create_lifetime_key))
         .route("/api/admin/logout", post(access::logout))
