@@ -45,7 +45,6 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/logout", post(access::logout))
         .route("/api/admin/generate-challenge", post(access::generate_challenge))
         .route("/api/admin/create-lifetime-key", post(access::create_lifetime_key))
-        .route("/api/admin/logout", post(access::logout))
         .route("/api/admin/generate-direct-key", post(access::generate_direct_key))
         .merge(protected)
 }
