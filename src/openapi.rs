@@ -18,7 +18,8 @@ use crate::state::AppState;
 #[openapi(
     info(title = "fanhub API", description = "The HTTP API of a fanhub site. Errors are JSON: {error, message?, fields?}. \
 Requests that carry a sign-in cookie (fanhub_session, fanhub_admin, fanhub_owner) and change state must come from the \
-site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), else 403."),
+site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), else 403. Over https these cookies are \
+named __Host-fanhub_session, __Host-fanhub_admin and __Host-fanhub_owner."),
     paths(
         crate::site::get_site,
         crate::health::get_health,
@@ -38,6 +39,7 @@ site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), els
         crate::accounts::logout,
         crate::accounts::current_user,
         crate::admin::access::verify_key,
+        crate::admin::access::logout,
         crate::admin::access::check_key,
         crate::admin::access::generate_challenge,
         crate::admin::access::create_lifetime_key,
@@ -49,6 +51,7 @@ site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), els
         crate::admin::users::suspend,
         crate::admin::users::remove,
         crate::admin::system::stats,
+        crate::admin::system::database,
         crate::admin::system::login_logs,
         crate::admin::system::app_logs,
         crate::admin::system::exceptions,
@@ -106,6 +109,7 @@ site's own pages (Origin matching the host, or Sec-Fetch-Site: same-origin), els
         crate::scans::admin::list_reports,
         crate::scans::admin::update_report,
         crate::scans::admin::cancel_scan,
+        crate::scans::admin::resume_scan,
         crate::shell::seo::sitemap,
         crate::shell::seo::robots,
         openapi_json,

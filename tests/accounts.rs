@@ -49,23 +49,165 @@ async fn register_sign_in_current_user_and_sign_out() {
     assert_eq!(c.get(s.url("/api/auth/user")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
 }
 
+/// The cookies of an answer by name (the part before `=`), with their attributes.
+fn set_cookies(res: &reqwest::Response) -> Vec<(String, String)> {
+    res.headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .map(|c| (c.split('=').next().unwrap().to_string(), c))
+        .collect()
+}
+
+fn cookie_value(cookie: &str) -> String {
+    cookie.split(';').next().unwrap().split_once('=').unwrap().1.to_string()
+}
+
+/// Over https the session cookie is `__Host-fanhub_session` (Secure, Path=/, no Domain), read
+/// back under that name; a bare `fanhub_session` from before still signs in; signing out ends both.
+async fn host_prefixed_cookies(s: &Server, https: &[(&str, &str)], name: &str) {
+    let c = client();
+    register(&c, s, name, "hunter22").await;
+    let with = |req: reqwest::RequestBuilder| https.iter().fold(req, |req, (k, v)| req.header(*k, *v));
+    let res = with(c.post(s.url("/api/auth/login")))
+        .json(&json!({"username": name, "password": "hunter22"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let set = set_cookies(&res);
+    let (_, session) = set.iter().find(|(n, _)| n == "__Host-fanhub_session").unwrap_or_else(|| panic!("{set:?}"));
+    for flag in ["; Secure", "Path=/", "HttpOnly", "SameSite=Strict"] {
+        assert!(session.contains(flag), "{session} lacks {flag}");
+    }
+    assert!(!session.contains("Domain"), "{session}");
+    assert!(set.iter().any(|(n, c)| n == "__Host-fanhub_hint_user" && c.contains("; Secure")), "{set:?}");
+    assert!(!set.iter().any(|(n, _)| n == "fanhub_session"), "{set:?}");
+    let token = cookie_value(session);
+    let me = |cookie: String| with(c.get(s.url("/api/auth/user"))).header("cookie", cookie).send();
+    assert_eq!(me(format!("__Host-fanhub_session={token}")).await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        me(format!("fanhub_session={token}")).await.unwrap().status(),
+        StatusCode::OK,
+        "the bare name of before still works"
+    );
+
+    let legacy = {
+        let res = login(&c, s, name, "hunter22").await;
+        let set = set_cookies(&res);
+        cookie_value(&set.iter().find(|(n, _)| n == "fanhub_session").unwrap().1)
+    };
+    let res = with(c.post(s.url("/api/auth/logout")))
+        .header("cookie", format!("__Host-fanhub_session={token}; fanhub_session={legacy}"))
+        .header(
+            "origin",
+            https.iter().find(|(k, _)| *k == "host").map(|(_, h)| format!("https://{h}")).unwrap_or(s.base.clone()),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let set = set_cookies(&res);
+    for cleared in ["__Host-fanhub_session", "fanhub_session"] {
+        assert!(set.iter().any(|(n, c)| n == cleared && c.contains("Max-Age=0")), "{cleared}: {set:?}");
+    }
+    assert_eq!(me(format!("__Host-fanhub_session={token}")).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(me(format!("fanhub_session={legacy}")).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+}
+
 #[tokio::test]
 async fn secure_cookie_behind_an_https_proxy() {
     let s = Server::launch(common::Launch {
         args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()],
         ..Default::default()
     });
-    let c = client();
-    register(&c, &s, "secure_one", "hunter22").await;
-    let res = c
+    host_prefixed_cookies(&s, &[("x-forwarded-for", "198.51.100.4"), ("x-forwarded-proto", "https")], "secure_one")
+        .await;
+    // The same proxy over plain http: today's names, no Secure.
+    let res = client()
         .post(s.url("/api/auth/login"))
         .header("x-forwarded-for", "198.51.100.4")
-        .header("x-forwarded-proto", "https")
         .json(&json!({"username": "secure_one", "password": "hunter22"}))
         .send()
         .await
         .unwrap();
-    assert!(res.headers()["set-cookie"].to_str().unwrap().contains("; Secure"));
+    let set = set_cookies(&res);
+    assert!(set.iter().any(|(n, c)| n == "fanhub_session" && !c.contains("Secure")), "{set:?}");
+}
+
+#[tokio::test]
+async fn an_https_base_url_gives_host_prefixed_cookies_under_its_host_and_loopback_keeps_the_plain_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = common::edited_site_file(
+        dir.path(),
+        &[("# base_url = \"https://fans.example.org\"", "base_url = \"https://fans.example.org\"")],
+    );
+    let s = Server::launch(common::Launch {
+        args: vec!["--site".into(), site.display().to_string()],
+        ..Default::default()
+    });
+    host_prefixed_cookies(&s, &[("host", "fans.example.org")], "base_one").await;
+    let res = login(&client(), &s, "base_one", "hunter22").await;
+    let set = set_cookies(&res);
+    assert!(set.iter().any(|(n, c)| n == "fanhub_session" && !c.contains("Secure")), "plain http on loopback: {set:?}");
+    assert!(!set.iter().any(|(n, _)| n.starts_with("__Host-")), "{set:?}");
+
+    // The admin session too: set and read under the prefixed name.
+    let key = common::admin_key(&s);
+    let res = client()
+        .post(s.url("/api/admin/verify-key"))
+        .header("host", "fans.example.org")
+        .json(&json!({"key": key}))
+        .send()
+        .await
+        .unwrap();
+    let set = set_cookies(&res);
+    let (_, admin) = set.iter().find(|(n, _)| n == "__Host-fanhub_admin").unwrap_or_else(|| panic!("{set:?}"));
+    let res = client()
+        .get(s.url("/api/admin/check-key"))
+        .header("host", "fans.example.org")
+        .header("cookie", format!("__Host-fanhub_admin={}", cookie_value(admin)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    // A cross-site write with the prefixed cookie is refused like with the bare one.
+    let res = client()
+        .post(s.url("/api/admin/clear-cache"))
+        .header("host", "fans.example.org")
+        .header("origin", "https://evil.example")
+        .header("cookie", format!("__Host-fanhub_admin={}", cookie_value(admin)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+}
+
+/// Signing out of the site ends the browser's admin session as well.
+#[tokio::test]
+async fn sign_out_ends_the_admin_session_too() {
+    let s = Server::start();
+    let b = browser(&s);
+    register(&b, &s, "two_hats", "hunter22").await;
+    assert_eq!(login(&b, &s, "two_hats", "hunter22").await.status(), StatusCode::OK);
+    let key = common::admin_key(&s);
+    let res = b.post(s.url("/api/admin/verify-key")).json(&json!({"key": key})).send().await.unwrap();
+    let admin = cookie_value(&set_cookies(&res).into_iter().find(|(n, _)| n == "fanhub_admin").unwrap().1);
+    assert_eq!(json(b.get(s.url("/api/admin/check-key")).send().await.unwrap()).await["via"], "session");
+    let res = b.post(s.url("/api/auth/logout")).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let set = set_cookies(&res);
+    for cleared in ["fanhub_session", "fanhub_admin", "fanhub_hint_admin", "fanhub_hint_user"] {
+        assert!(set.iter().any(|(n, c)| n == cleared && c.contains("Max-Age=0")), "{cleared}: {set:?}");
+    }
+    assert_eq!(b.get(s.url("/api/admin/check-key")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    let replay = client()
+        .get(s.url("/api/admin/check-key"))
+        .header("cookie", format!("fanhub_admin={admin}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(replay.status(), StatusCode::UNAUTHORIZED, "the admin session row is gone");
 }
 
 #[tokio::test]

@@ -151,18 +151,115 @@ async fn cookie_writes_from_another_site_are_refused() {
 async fn direct_key_only_for_loopback_without_forwarding() {
     let s = Server::start();
     let c = client();
-    let res =
-        c.post(s.url("/api/admin/generate-direct-key")).header("x-forwarded-for", "203.0.113.7").send().await.unwrap();
+    let origin = s.base.clone();
+    let direct = || c.post(s.url("/api/admin/generate-direct-key")).header("origin", &origin);
+    let res = direct().header("x-forwarded-for", "203.0.113.7").send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert!(json(res).await["error"].as_str().unwrap().contains("fanhub admin-key"));
-    let res =
-        c.post(s.url("/api/admin/generate-direct-key")).header("forwarded", "for=203.0.113.7").send().await.unwrap();
+    let res = direct().header("forwarded", "for=203.0.113.7").send().await.unwrap();
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
-    let res = c.post(s.url("/api/admin/generate-direct-key")).send().await.unwrap();
+    let res = direct().send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let key = json(res).await["key"].as_str().unwrap().to_string();
     let res = c.get(s.url("/api/admin/check-key")).header("x-admin-key", &key).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
+    // The page of the site on the server, as a browser sends it (localhost works as well).
+    let port = s.addr().rsplit_once(':').unwrap().1.to_string();
+    let res = c
+        .post(s.url("/api/admin/generate-direct-key"))
+        .header("host", format!("localhost:{port}"))
+        .header("sec-fetch-site", "same-origin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+}
+
+/// DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 reaches the
+/// server from loopback, with its own name as Host and its own origin; a cross-site page
+/// posting to 127.0.0.1 carries a foreign Origin; a local tool or header-less proxy sends none.
+#[tokio::test]
+async fn direct_key_refuses_rebound_hosts_and_cross_site_pages() {
+    let s = Server::start();
+    let c = client();
+    let port = s.addr().rsplit_once(':').unwrap().1.to_string();
+    let evil = format!("evil.example:{port}");
+    let attempts = [
+        ("rebound host, same-origin to it", vec![("host", evil.clone()), ("origin", format!("http://{evil}"))]),
+        ("rebound host, fetch metadata", vec![("host", evil.clone()), ("sec-fetch-site", "same-origin".to_string())]),
+        ("cross-site origin", vec![("origin", "http://evil.example".to_string())]),
+        ("cross-site fetch metadata", vec![("origin", s.base.clone()), ("sec-fetch-site", "cross-site".to_string())]),
+        ("no origin at all", vec![]),
+    ];
+    for (what, headers) in attempts {
+        let mut req = c.post(s.url("/api/admin/generate-direct-key"));
+        for (k, v) in headers {
+            req = req.header(k, v);
+        }
+        let res = req.send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::FORBIDDEN, "{what}");
+        assert!(json(res).await["error"].as_str().unwrap().contains("fanhub admin-key"), "{what}");
+    }
+    let keys = json(c.get(s.url("/api/admin/keys")).header("x-admin-key", admin_key(&s)).send().await.unwrap()).await;
+    assert_eq!(keys["keys"].as_array().unwrap().len(), 1, "only the CLI key exists: {keys}");
+}
+
+/// The token of a new admin session for `key`, as its `fanhub_admin` cookie carries it.
+async fn admin_session(s: &Server, key: &str) -> String {
+    let res = client().post(s.url("/api/admin/verify-key")).json(&json!({"key": key})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let cookie = res
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .find(|c| c.starts_with("fanhub_admin="))
+        .unwrap()
+        .to_string();
+    cookie.split(';').next().unwrap()["fanhub_admin=".len()..].to_string()
+}
+
+#[tokio::test]
+async fn admin_sign_out_ends_that_session_only_and_a_replayed_cookie_is_refused() {
+    let s = Server::start();
+    let key = admin_key(&s);
+    let (one, two) = (admin_session(&s, &key).await, admin_session(&s, &key).await);
+    let check = |token: &str| {
+        client().get(s.url("/api/admin/check-key")).header("cookie", format!("fanhub_admin={token}")).send()
+    };
+    let sign_out = |token: &str, origin: &str| {
+        client()
+            .post(s.url("/api/admin/logout"))
+            .header("cookie", format!("fanhub_admin={token}; fanhub_hint_admin=1"))
+            .header("origin", origin)
+            .send()
+    };
+    assert_eq!(check(&one).await.unwrap().status(), StatusCode::OK);
+    assert_eq!(check(&two).await.unwrap().status(), StatusCode::OK);
+
+    let res = sign_out(&one, "http://evil.example").await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN, "a cross-site sign-out is refused like any cookie write");
+    assert_eq!(check(&one).await.unwrap().status(), StatusCode::OK);
+
+    let res = sign_out(&one, &s.base).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let set: Vec<String> =
+        res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect();
+    for name in ["fanhub_admin=;", "fanhub_hint_admin=;"] {
+        assert!(set.iter().any(|c| c.starts_with(name) && c.contains("Max-Age=0")), "{name} cleared: {set:?}");
+    }
+    for (method, path) in [("GET", "/api/admin/check-key"), ("GET", "/api/admin/stats"), ("GET", "/api/admin/keys")] {
+        let res = client()
+            .request(method.parse().unwrap(), s.url(path))
+            .header("cookie", format!("fanhub_admin={one}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "the old cookie replayed: {method} {path}");
+    }
+    assert_eq!(check(&two).await.unwrap().status(), StatusCode::OK, "the other admin session stays");
+    let res = client().post(s.url("/api/admin/logout")).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK, "signing out without a session is fine");
 }
 
 #[tokio::test]

@@ -369,21 +369,27 @@ async fn v1_site_endpoints_report_what_the_server_measured() {
     let db = json(get("/api/v1/database").await).await;
     assert_eq!(db["success"], true);
     assert_eq!(db["database"]["schemaVersion"], db["database"]["latestSchemaVersion"]);
-    assert_eq!(db["database"]["tables"]["api_keys"], 2, "the public key and this one");
     assert_eq!(db["database"]["journalMode"], "wal");
-    assert!(db["database"]["lastBackup"].is_null());
+    assert!(db["database"]["sizeBytes"].as_i64().unwrap() > 0);
+    assert_eq!(json(get("/api/database").await).await, db, "the site's check is the same");
+    // The counts and the backup time are the admin's.
+    let admin_key = common::admin_key(&server);
+    let (admin, srv) = (&admin_key, &server);
+    let admin_db = move || async move {
+        json(client().get(srv.url("/api/admin/database")).header("x-admin-key", admin).send().await.unwrap()).await
+    };
+    let full = admin_db().await;
+    assert_eq!(full["database"]["schemaVersion"], db["database"]["schemaVersion"]);
+    assert_eq!(full["database"]["tables"]["api_keys"], 2, "the public key and this one");
+    assert!(full["database"]["lastBackup"].is_null());
     tokio::time::sleep(fanhub::keys::usage::FLUSH_INTERVAL + Duration::from_millis(500)).await;
-    let site_check = json(get("/api/database").await).await;
-    assert_eq!(site_check["database"]["tables"]["api_keys"], 2, "the site's check is the same: {site_check}");
     assert!(
-        site_check["database"]["tables"]["api_key_hourly"].as_i64().unwrap() >= 1,
+        admin_db().await["database"]["tables"]["api_key_hourly"].as_i64().unwrap() >= 1,
         "usage is in the database within the flush interval"
     );
-    let admin_key = common::admin_key(&server);
     let res = client().get(server.url("/api/admin/backup")).header("x-admin-key", &admin_key).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    let after = json(get("/api/v1/database").await).await;
-    assert!(after["database"]["lastBackup"].is_string(), "{after}");
+    assert!(admin_db().await["database"]["lastBackup"].is_string());
 
     let stats = json(get("/api/v1/stats").await).await;
     let site_stats = json(client().get(server.url("/api/stats")).send().await.unwrap()).await;
@@ -427,4 +433,36 @@ async fn v1_site_endpoints_report_what_the_server_measured() {
     let game = &updates["products"][0];
     assert_eq!(game["product"], "game", "the bundled site file's product");
     assert!(game["gameUpdates"].as_array().unwrap().is_empty() && game["communityHighlights"].as_array().unwrap().is_empty());
+}
+
+/// The database check tells a key holder that the database answers, not how many admin keys,
+/// sessions or accounts there are, nor when it was last backed up.
+#[tokio::test]
+async fn the_database_check_shows_no_internals_to_key_holders() {
+    let server = Server::start();
+    let owner = browser(&server);
+    let key = new_key(&owner, &server, "db").await;
+    let admin_key = common::admin_key(&server);
+    let res = client().get(server.url("/api/admin/backup")).header("x-admin-key", &admin_key).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    for path in ["/api/v1/database", "/api/database"] {
+        let db = json(keyed(&server, &key, path).await).await;
+        assert_eq!(db["success"], true, "{path}: {db}");
+        let mut fields: Vec<&str> = db["database"].as_object().unwrap().keys().map(String::as_str).collect();
+        fields.sort();
+        assert_eq!(fields, ["journalMode", "latestSchemaVersion", "schemaVersion", "sizeBytes"], "{path}: {db}");
+        let text = db.to_string();
+        for internal in ["admin_keys", "admin_sessions", "sessions", "lastBackup", "tables"] {
+            assert!(!text.contains(internal), "{path} shows {internal}: {text}");
+        }
+        let anonymous = client().get(server.url(path)).send().await.unwrap();
+        assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED, "{path}");
+        assert!(!anonymous.text().await.unwrap().contains("tables"));
+    }
+    for (who, req) in [
+        ("anonymous", client().get(server.url("/api/admin/database"))),
+        ("API key", client().get(server.url("/api/admin/database")).header("x-api-key", &key)),
+    ] {
+        assert_eq!(req.send().await.unwrap().status(), StatusCode::UNAUTHORIZED, "{who}");
+    }
 }

@@ -506,6 +506,122 @@ async fn admins_cancel_a_scan() {
     assert_eq!(status, 202);
 }
 
+/// A key of its own (an anonymous owner's), besides the public one.
+async fn another_key(server: &Server, name: &str) -> String {
+    let res = client().post(server.url("/api/generate-key")).json(&json!({"name": name})).send().await.unwrap();
+    assert_eq!(res.status(), 201);
+    json(res).await["apiKey"]["key"].as_str().unwrap().to_string()
+}
+
+async fn admin_post(server: &Server, admin: &str, path: &str) -> (u16, Value) {
+    let res = client().post(server.url(path)).header("x-admin-key", admin).send().await.unwrap();
+    let status = res.status().as_u16();
+    (status, json(res).await)
+}
+
+#[tokio::test]
+async fn only_the_key_that_started_a_scan_or_an_admin_resumes_it_and_an_admins_cancel_holds() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 20;
+        m.member_page_size = Some(10);
+        m.malformed = vec!["groups/v1/groups/{id}/users".into()];
+    });
+    let setup = Setup::new(&fake, &[]);
+    let server = setup.start();
+    let owner = public_key(&server).await;
+    let other = another_key(&server, "someone else").await;
+    let admin = common::admin_key(&server);
+    let id = start_scan(&server, &owner, 7020).await;
+    let resume = || json!({"scanId": id});
+    assert_eq!(wait_done(&server, &owner, id, Duration::from_secs(30)).await["state"], "failed");
+
+    // Another key may not resume the owner's failed scan; the owner may.
+    let (status, res) = post(&server, &other, "/api/v1/resume-scan", resume()).await;
+    assert_error(status, &res, 403);
+    assert!(res["error"].as_str().unwrap().contains("started this scan"), "{res}");
+    let (status, res) = post(&server, &owner, "/api/v1/resume-scan", resume()).await;
+    assert_eq!(status, 202, "{res}");
+    assert_eq!(wait_done(&server, &owner, id, Duration::from_secs(30)).await["state"], "failed");
+
+    // An admin's cancel: the owner may no longer resume, an admin may (its key beside the API key, or the admin route).
+    let (status, _) = admin_post(&server, &admin, &format!("/api/admin/scans/{id}/cancel")).await;
+    assert_eq!(status, 200);
+    for key in [&owner, &other] {
+        let (status, res) = post(&server, key, "/api/v1/resume-scan", resume()).await;
+        assert_error(status, &res, 403);
+    }
+    let (_, res) = post(&server, &owner, "/api/v1/resume-scan", resume()).await;
+    assert!(res["error"].as_str().unwrap().contains("An admin cancelled"), "{res}");
+    let (_, scan) = get(&server, &owner, &format!("/api/v1/scan-status/{id}")).await;
+    assert_eq!(scan["scan"]["state"], "cancelled", "the refused resumes changed nothing");
+
+    let res = client()
+        .post(server.url("/api/v1/resume-scan"))
+        .header("x-api-key", &other)
+        .header("x-admin-key", &admin)
+        .json(&resume())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 202, "an admin resumes with its key: {}", res.text().await.unwrap());
+    assert_eq!(wait_done(&server, &owner, id, Duration::from_secs(30)).await["state"], "failed");
+    let (status, _) = admin_post(&server, &admin, &format!("/api/admin/scans/{id}/cancel")).await;
+    assert_eq!(status, 200);
+    let res = client().post(server.url(&format!("/api/admin/scans/{id}/resume"))).send().await.unwrap();
+    assert_eq!(res.status(), 401, "the admin route needs an admin");
+    let (status, res) = admin_post(&server, &admin, &format!("/api/admin/scans/{id}/resume")).await;
+    assert_eq!(status, 202, "{res}");
+    assert_eq!(res["scan"]["id"], id);
+    let (status, res) = admin_post(&server, &admin, "/api/admin/scans/999999/resume").await;
+    assert_error(status, &res, 404);
+}
+
+#[tokio::test]
+async fn the_scan_queue_is_capped_per_key_and_site_wide_with_a_429_naming_the_cap() {
+    let fake = FakeRoblox::start();
+    // Large groups at 30 profiles a minute: every scan stays live for the whole test.
+    fake.set(|m| {
+        m.member_count = 5_000;
+        m.member_page_size = Some(10);
+    });
+    let setup = Setup::new(
+        &fake,
+        &[("queued_per_key = 3", "queued_per_key = 2"), ("queued_site_wide = 20", "queued_site_wide = 3")],
+    );
+    let server = setup.start();
+    let (a, b) = (public_key(&server).await, another_key(&server, "b").await);
+    start_scan(&server, &a, 7101).await;
+    let second = start_scan(&server, &a, 7102).await;
+    let group_calls = fake.calls("groups/v1/groups/{id}");
+    let res = client()
+        .post(server.url("/api/v1/scan-group"))
+        .header("x-api-key", &a)
+        .json(&json!({"groupId": 7103, "scannedBy": "tests"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 429);
+    assert!(res.headers().get("retry-after").is_some());
+    let body = json(res).await;
+    assert!(body["error"].as_str().unwrap().contains("limit per key"), "{body}");
+    assert_eq!(fake.calls("groups/v1/groups/{id}"), group_calls, "a full queue does not ask Roblox");
+    // A group that already has a live scan is answered with it, full queue or not.
+    let (status, body) = post(&server, &a, "/api/v1/scan-group", json!({"groupId": 7102, "scannedBy": "x"})).await;
+    assert_eq!((status, body["scanId"].as_i64()), (200, Some(second)), "{body}");
+
+    start_scan(&server, &b, 7104).await;
+    let (status, body) = post(&server, &b, "/api/v1/scan-group", json!({"groupId": 7105, "scannedBy": "x"})).await;
+    assert_error(status, &body, 429);
+    assert!(body["error"].as_str().unwrap().contains("site-wide limit"), "{body}");
+
+    // A cancelled scan frees its place.
+    let admin = common::admin_key(&server);
+    let (status, _) = admin_post(&server, &admin, &format!("/api/admin/scans/{second}/cancel")).await;
+    assert_eq!(status, 200);
+    start_scan(&server, &b, 7105).await;
+}
+
 #[tokio::test]
 async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by_admins() {
     let fake = FakeRoblox::start();

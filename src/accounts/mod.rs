@@ -265,20 +265,22 @@ pub(crate) async fn login(
     }
 }
 
-/// Sign out: ends this session and clears its cookie.
-#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", operation_id = "logout", security(("session" = []), ()),
-    responses((status = 200, description = "Signed out (also when not signed in)", body = crate::http::Success)))]
+/// Sign out: ends this session and this browser's admin session, and clears their cookies.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", operation_id = "logout", security(("session" = []), ("adminSession" = []), ()),
+    responses((status = 200, description = "Signed out, of the admin panel too (also when not signed in)", body = crate::http::Success)))]
 pub(crate) async fn logout(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    if let Some(token) = cookies::get(&headers, SESSION_COOKIE) {
-        state.db.write(move |tx| sessions::delete(tx, &token)).await?;
+    let tokens = cookies::get_all(&headers, SESSION_COOKIE);
+    if !tokens.is_empty() {
+        state.db.write(move |tx| tokens.iter().try_for_each(|token| sessions::delete(tx, token))).await?;
     }
     let mut res = axum::Json(crate::http::Success::YES).into_response();
-    res.headers_mut().append(header::SET_COOKIE, cookies::clear(SESSION_COOKIE, client.https));
-    res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::USER_HINT, 0, client.https));
+    cookies::clear(res.headers_mut(), SESSION_COOKIE, client.https);
+    cookies::clear(res.headers_mut(), cookies::USER_HINT, client.https);
+    crate::admin::access::end_admin_sessions(&state, &headers, res.headers_mut(), client.https).await?;
     Ok(res)
 }
 

@@ -2,7 +2,7 @@
 //! (challenge, then an IP-bound lifetime key), the loopback-only direct key, and managing keys.
 
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json as JsonOut};
 use serde::{Deserialize, Serialize};
@@ -12,8 +12,8 @@ use super::guard::Admin;
 use super::keys::{self, ADMIN_COOKIE, ADMIN_SESSION_SECS, KeyRecord};
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
-use crate::http::cookies;
 use crate::http::extract::{Json, Path};
+use crate::http::{cookies, csrf};
 use crate::ratelimit::Guarded;
 use crate::state::AppState;
 use crate::tokens::constant_time_eq;
@@ -59,6 +59,38 @@ pub(crate) async fn verify_key(
     res.headers_mut()
         .append(header::SET_COOKIE, cookies::session(ADMIN_COOKIE, &token, ADMIN_SESSION_SECS, client.https));
     res.headers_mut().append(header::SET_COOKIE, cookies::hint(cookies::ADMIN_HINT, ADMIN_SESSION_SECS, client.https));
+    Ok(res)
+}
+
+/// Ends the admin sessions the request's cookies name (their rows are deleted, so a copy of the
+/// cookie is refused from now on) and clears the admin cookies from the browser.
+pub async fn end_admin_sessions(
+    state: &AppState,
+    headers: &HeaderMap,
+    res: &mut HeaderMap,
+    secure: bool,
+) -> Result<(), ApiError> {
+    let tokens = cookies::get_all(headers, ADMIN_COOKIE);
+    if !tokens.is_empty() {
+        state.db.write(move |tx| tokens.iter().try_for_each(|token| keys::delete_session(tx, token))).await?;
+    }
+    cookies::clear(res, ADMIN_COOKIE, secure);
+    cookies::clear(res, cookies::ADMIN_HINT, secure);
+    Ok(())
+}
+
+/// Sign out of the admin panel: ends this browser's admin session (other admin sessions stay).
+#[utoipa::path(post, path = "/api/admin/logout", tag = "admin", operation_id = "adminLogout", security(("adminSession" = []), ()),
+    responses((status = 200, description = "Signed out; clears the fanhub_admin cookie (also when there was no session)", body = crate::http::Success),
+        (status = 403, description = "Cross-site request")))]
+pub(crate) async fn logout(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientIp>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let mut res = JsonOut(crate::http::Success::YES).into_response();
+    end_admin_sessions(&state, &headers, res.headers_mut(), client.https).await?;
+    tracing::info!("admin session closed from {}", client.ip);
     Ok(res)
 }
 
@@ -154,14 +186,44 @@ pub(crate) async fn create_lifetime_key(
     Ok((StatusCode::CREATED, JsonOut(NewKey { success: true, key, ip: Some(ip.to_string()) })).into_response())
 }
 
-/// A key straight away, but only for a browser on the server itself (loopback, no proxy).
+/// Whether `host` (the `Host` header) names this machine by a loopback name: `127.0.0.1`,
+/// `[::1]` or `localhost`, with or without a port. Any other name, even one that resolves to
+/// 127.0.0.1, is a page of another site (DNS rebinding) or a proxy in front of the server.
+fn is_loopback_host(host: &str) -> bool {
+    let name = match host.strip_prefix("[::1]") {
+        Some(port) => return port.is_empty() || port.strip_prefix(':').is_some_and(is_port),
+        None => match host.rsplit_once(':') {
+            Some((name, port)) if is_port(port) => name,
+            Some(_) => return false,
+            None => host,
+        },
+    };
+    name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost")
+}
+
+fn is_port(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 5 && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A request of this server's own page, opened in a browser on the server itself: the TCP peer
+/// is loopback, no proxy forwarded it, the `Host` is a loopback name and the page that sent it
+/// is this origin (`Sec-Fetch-Site: same-origin`, or an `Origin` equal to the `Host`).
+fn from_a_page_on_the_server(client: &ClientIp, headers: &HeaderMap) -> bool {
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
+    client.peer_is_loopback && !client.forwarded && is_loopback_host(host) && csrf::is_same_origin(headers)
+}
+
+/// A key straight away, but only for this site's page in a browser on the server itself
+/// (loopback peer and `Host`, same-origin, no proxy).
 #[utoipa::path(post, path = "/api/admin/generate-direct-key", tag = "admin", operation_id = "generateDirectAdminKey",
-    responses((status = 201, description = "A key (not IP-bound)", body = NewKey), (status = 403, description = "Not from the server itself")))]
+    responses((status = 201, description = "A key (not IP-bound)", body = NewKey),
+        (status = 403, description = "Not this site's page on the server itself: a peer or Host that is not loopback, a forwarding header, or a cross-site (or missing) Origin")))]
 pub(crate) async fn generate_direct_key(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    if !client.peer_is_loopback || client.forwarded {
+    if !from_a_page_on_the_server(&client, &headers) {
         tracing::warn!("direct admin key refused for {}", client.ip);
         return Err(ApiError::forbidden(
             "Direct keys are only given to a browser on the server itself. Run `fanhub admin-key` on the server instead.",
@@ -197,4 +259,30 @@ pub(crate) async fn revoke_key(
     }
     tracing::info!("admin key {id} revoked");
     Ok(JsonOut(crate::http::Success::YES))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts() {
+        for host in ["127.0.0.1", "127.0.0.1:8080", "localhost", "LocalHost:8080", "[::1]", "[::1]:8080"] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in [
+            "",
+            "evil.example",
+            "evil.example:8080",
+            "127.0.0.1.evil.example",
+            "localhost.evil:80",
+            "[::1]x",
+            "127.0.0.1:",
+            "127.0.0.1:x",
+            "0.0.0.0:8080",
+            "[::2]:8080",
+        ] {
+            assert!(!is_loopback_host(host), "{host}");
+        }
+    }
 }

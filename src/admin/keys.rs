@@ -98,6 +98,12 @@ pub fn create_session(conn: &Connection, key_id: i64) -> Result<String, ApiError
     Ok(token)
 }
 
+/// Ends one admin session (signing out); other sessions of the same key stay.
+pub fn delete_session(conn: &Connection, token: &str) -> Result<(), ApiError> {
+    conn.execute("DELETE FROM admin_sessions WHERE token_hash = ?1", [sha256(token)])?;
+    Ok(())
+}
+
 /// The key behind a live admin session.
 pub fn session_key(conn: &Connection, token: &str) -> Result<Option<KeyRecord>, ApiError> {
     Ok(conn

@@ -93,6 +93,21 @@ pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<Admin
     Ok(JsonOut(stats))
 }
 
+#[derive(Serialize, ToSchema)]
+#[schema(as = AdminDatabaseAnswer)]
+pub struct DatabaseAnswer {
+    success: bool,
+    database: crate::db::DatabaseStatus,
+}
+
+/// The database in detail: schema, size, journal mode, rows per table and the last backup.
+#[utoipa::path(get, path = "/api/admin/database", tag = "admin", operation_id = "getAdminDatabaseStatus", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, body = DatabaseAnswer), (status = 401, description = "Not an admin")))]
+pub(crate) async fn database(State(state): State<AppState>) -> Result<JsonOut<DatabaseAnswer>, ApiError> {
+    let database = state.db.read(crate::db::status).await?;
+    Ok(JsonOut(DatabaseAnswer { success: true, database }))
+}
+
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PageQuery {

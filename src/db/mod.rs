@@ -216,27 +216,45 @@ pub fn backup_connection_to(conn: &Connection, dest: &Path) -> Result<(), ApiErr
 
 const LAST_BACKUP_SETTING: &str = "last_backup";
 
-/// What the API's database check reports.
+/// What the public database check reports: the schema and the file, read from pragmas (cheap:
+/// no table is scanned, nothing about accounts, sessions or backups).
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct DatabaseStatus {
+pub struct DatabaseHealth {
     pub schema_version: i64,
     pub latest_schema_version: i64,
-    /// Rows per table.
-    #[schema(value_type = std::collections::BTreeMap<String, i64>)]
-    pub tables: std::collections::BTreeMap<String, i64>,
     /// The database file's size in bytes (pages in use and free), without the WAL.
     pub size_bytes: i64,
     pub journal_mode: String,
+}
+
+/// What the admin's database check reports: the public part, rows per table and the last backup.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DatabaseStatus {
+    #[serde(flatten)]
+    pub health: DatabaseHealth,
+    /// Rows per table.
+    #[schema(value_type = std::collections::BTreeMap<String, i64>)]
+    pub tables: std::collections::BTreeMap<String, i64>,
     /// When the last backup was written (admin panel or `fanhub backup`), if ever.
     pub last_backup: Option<String>,
 }
 
-pub fn status(conn: &Connection) -> Result<DatabaseStatus, ApiError> {
+pub fn health(conn: &Connection) -> Result<DatabaseHealth, ApiError> {
     let schema_version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     let page_count: i64 = conn.pragma_query_value(None, "page_count", |r| r.get(0))?;
     let page_size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
     let journal_mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+    Ok(DatabaseHealth {
+        schema_version,
+        latest_schema_version: LATEST_VERSION,
+        size_bytes: page_count * page_size,
+        journal_mode,
+    })
+}
+
+pub fn status(conn: &Connection) -> Result<DatabaseStatus, ApiError> {
     let names: Vec<String> = conn
         .prepare_cached(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -250,14 +268,7 @@ pub fn status(conn: &Connection) -> Result<DatabaseStatus, ApiError> {
             conn.query_row(&format!("SELECT COUNT(*) FROM \"{}\"", name.replace('"', "\"\"")), [], |r| r.get(0))?;
         tables.insert(name, count);
     }
-    Ok(DatabaseStatus {
-        schema_version,
-        latest_schema_version: LATEST_VERSION,
-        tables,
-        size_bytes: page_count * page_size,
-        journal_mode,
-        last_backup: settings::get(conn, LAST_BACKUP_SETTING)?,
-    })
+    Ok(DatabaseStatus { health: health(conn)?, tables, last_backup: settings::get(conn, LAST_BACKUP_SETTING)? })
 }
 
 async fn run_blocking<T: Send + 'static>(

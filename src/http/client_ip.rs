@@ -13,7 +13,8 @@ pub struct ClientIp {
     pub forwarded: bool,
     /// The TCP peer is a loopback address.
     pub peer_is_loopback: bool,
-    /// The request reached us over https (told by a trusted proxy's `X-Forwarded-Proto`).
+    /// The request reached us over https (told by a trusted proxy's `X-Forwarded-Proto`, or by
+    /// an https `base_url` whose host the request names: see `http::middleware`).
     pub https: bool,
 }
 

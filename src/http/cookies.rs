@@ -1,21 +1,46 @@
 //! Reading request cookies and writing `Set-Cookie` with the contract's flags.
+//!
+//! Over https the server's cookies are named `__Host-<name>`: the browser keeps such a cookie
+//! only when it is `Secure`, has `Path=/` and no `Domain`, so neither a sibling subdomain nor a
+//! plain-http page can plant or overwrite one. Over plain http (a loopback address, a test) they
+//! keep the bare name. Both names are read, the prefixed one first, so sessions set before the
+//! site moved to https keep working.
 
 use axum::http::{HeaderMap, HeaderValue, header};
 
-pub fn get(headers: &HeaderMap, name: &str) -> Option<String> {
+/// The prefix of a cookie the browser binds to this host, https and path `/`.
+pub const HOST_PREFIX: &str = "__Host-";
+
+/// A cookie's name as this request sets it: `__Host-name` over https, `name` over http.
+pub fn named(name: &str, secure: bool) -> String {
+    if secure { format!("{HOST_PREFIX}{name}") } else { name.to_string() }
+}
+
+fn values<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = String> + 'a {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.split_once('='))
-        .find(|(k, _)| k.trim() == name)
+        .filter(move |(k, _)| k.trim() == name)
         .map(|(_, v)| v.trim().to_string())
 }
 
-/// `HttpOnly; SameSite=Strict; Path=/`, `Secure` when the request came over https.
+/// The value of the cookie `name`: `__Host-name` when the request has it, else `name`.
+pub fn get(headers: &HeaderMap, name: &str) -> Option<String> {
+    values(headers, &format!("{HOST_PREFIX}{name}")).next().or_else(|| values(headers, name).next())
+}
+
+/// Every value sent under `__Host-name` or `name` (signing out ends each session they name).
+pub fn get_all(headers: &HeaderMap, name: &str) -> Vec<String> {
+    let prefixed = format!("{HOST_PREFIX}{name}");
+    values(headers, &prefixed).chain(values(headers, name)).collect()
+}
+
+/// `HttpOnly; SameSite=Strict; Path=/`, `Secure` (and the `__Host-` name) over https.
 pub fn session(name: &str, value: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
-    let secure = if secure { "; Secure" } else { "" };
+    let (name, secure) = (named(name, secure), if secure { "; Secure" } else { "" });
     HeaderValue::from_str(&format!("{name}={value}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age_secs}{secure}"))
         .expect("cookie values are hex")
 }
@@ -23,7 +48,7 @@ pub fn session(name: &str, value: &str, max_age_secs: i64, secure: bool) -> Head
 /// A readable, secret-free cookie that only tells the app a session cookie exists, so it does
 /// not ask the server for a current user or an admin check on every anonymous visit.
 pub fn hint(name: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
-    let secure = if secure { "; Secure" } else { "" };
+    let (name, secure) = (named(name, secure), if secure { "; Secure" } else { "" });
     let value = if max_age_secs > 0 { "1" } else { "" };
     HeaderValue::from_str(&format!("{name}={value}; SameSite=Strict; Path=/; Max-Age={max_age_secs}{secure}"))
         .expect("ascii cookie")
@@ -32,8 +57,13 @@ pub fn hint(name: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
 pub const USER_HINT: &str = "fanhub_hint_user";
 pub const ADMIN_HINT: &str = "fanhub_hint_admin";
 
-pub fn clear(name: &str, secure: bool) -> HeaderValue {
-    session(name, "", 0, secure)
+/// Removes the cookie `name` from the browser: the name this request sets and, over https, the
+/// bare name a session from before the move to https may still carry.
+pub fn clear(res: &mut HeaderMap, name: &str, secure: bool) {
+    res.append(header::SET_COOKIE, session(name, "", 0, secure));
+    if secure {
+        res.append(header::SET_COOKIE, session(name, "", 0, false));
+    }
 }
 
 /// Percent-decoding for the privacy cookie (written by the app with encodeURIComponent).
@@ -87,6 +117,24 @@ mod tests {
     #[test]
     fn session_cookie_flags() {
         let c = session("fanhub_session", "ab", 60, true);
-        assert_eq!(c, "fanhub_session=ab; HttpOnly; SameSite=Strict; Path=/; Max-Age=60; Secure");
+        assert_eq!(c, "__Host-fanhub_session=ab; HttpOnly; SameSite=Strict; Path=/; Max-Age=60; Secure");
+        let c = session("fanhub_session", "ab", 60, false);
+        assert_eq!(c, "fanhub_session=ab; HttpOnly; SameSite=Strict; Path=/; Max-Age=60");
+        assert_eq!(hint(USER_HINT, 60, true), "__Host-fanhub_hint_user=1; SameSite=Strict; Path=/; Max-Age=60; Secure");
+    }
+
+    #[test]
+    fn the_host_prefixed_name_is_read_first_and_both_are_cleared() {
+        let mut h = HeaderMap::new();
+        h.insert(header::COOKIE, HeaderValue::from_static("fanhub_session=old; __Host-fanhub_session=new"));
+        assert_eq!(get(&h, "fanhub_session").as_deref(), Some("new"));
+        assert_eq!(get_all(&h, "fanhub_session"), ["new", "old"]);
+        h.insert(header::COOKIE, HeaderValue::from_static("fanhub_session=old"));
+        assert_eq!(get(&h, "fanhub_session").as_deref(), Some("old"));
+        let mut res = HeaderMap::new();
+        clear(&mut res, "fanhub_session", true);
+        let set: Vec<_> = res.get_all(header::SET_COOKIE).iter().map(|v| v.to_str().unwrap().to_string()).collect();
+        assert!(set[0].starts_with("__Host-fanhub_session=; ") && set[0].contains("Max-Age=0"), "{set:?}");
+        assert!(set[1].starts_with("fanhub_session=; ") && set[1].contains("Max-Age=0"), "{set:?}");
     }
 }

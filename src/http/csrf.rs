@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 
-/// Cookies that authenticate (the privacy cookie does not).
+/// Cookies that authenticate (the privacy cookie does not), also under their `__Host-` names.
 pub const AUTH_COOKIES: [&str; 3] = ["fanhub_session", "fanhub_admin", "fanhub_owner"];
 
 pub async fn same_origin_writes(req: Request, next: Next) -> Response {
@@ -28,6 +28,7 @@ pub fn carries_auth_cookie(headers: &HeaderMap) -> bool {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.split_once('=').map(|(k, _)| k.trim()))
+        .map(|name| name.strip_prefix(super::cookies::HOST_PREFIX).unwrap_or(name))
         .any(|name| AUTH_COOKIES.contains(&name))
 }
 
@@ -73,6 +74,7 @@ mod tests {
     #[test]
     fn only_auth_cookies_count() {
         assert!(carries_auth_cookie(&with(&[("cookie", "fanhub_privacy=x; fanhub_session=abc")])));
+        assert!(carries_auth_cookie(&with(&[("cookie", "__Host-fanhub_admin=abc")])));
         assert!(!carries_auth_cookie(&with(&[("cookie", "fanhub_privacy=x")])));
     }
 }

@@ -121,7 +121,8 @@ pub struct Cancelled {
     scan: ScanStatus,
 }
 
-/// Cancels a queued, running or failed scan; the members it counted stay.
+/// Cancels a queued, running or failed scan; the members it counted stay. Only an admin can
+/// resume it afterwards (`/api/admin/scans/{id}/resume`).
 #[utoipa::path(post, path = "/api/admin/scans/{id}/cancel", tag = "admin", operation_id = "cancelScan",
     params(("id" = i64, Path)), security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = Cancelled), (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
@@ -139,4 +140,18 @@ pub(crate) async fn cancel_scan(State(state): State<AppState>, Path(id): Path<i6
         .await?;
     state.scans.cancel(id);
     Ok(Json(Cancelled { success: true, scan: ScanStatus::of(row, &state.scans, &state.roblox) }))
+}
+
+/// Puts a failed or cancelled scan back in the queue where it stopped (202; 200 if it is queued
+/// or running). The admin's way to undo a cancel; outside the per-key and site-wide queue caps.
+#[utoipa::path(post, path = "/api/admin/scans/{id}/resume", tag = "admin", operation_id = "resumeScanAsAdmin",
+    params(("id" = i64, Path)), security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 202, description = "Queued again", body = super::routes::ScanAnswer), (status = 200, description = "Already queued or running", body = super::routes::ScanAnswer),
+        (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
+        (status = 409, description = "Completed, or another scan of the group runs")))]
+pub(crate) async fn resume_scan(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<axum::response::Response, ApiError> {
+    super::routes::resume(&state, id, super::routes::Resumer::Admin).await
 }

@@ -35,6 +35,76 @@ const MAX_KEPT_PAGES: usize = 256;
 /// Rankings (every user id of a leaderboard in order) kept for deep pages: 8 bytes a player each.
 const MAX_KEPT_RANKINGS: usize = 4;
 
+/// `[scans]` of site.toml: how many scans may be queued or running at once.
+#[derive(Debug, Clone, serde::Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScanSettings {
+    /// Scans one API key may have queued or running.
+    #[serde(default = "three")]
+    pub queued_per_key: u32,
+    /// Scans queued or running on the whole site.
+    #[serde(default = "twenty")]
+    pub queued_site_wide: u32,
+}
+
+fn three() -> u32 {
+    3
+}
+fn twenty() -> u32 {
+    20
+}
+
+impl Default for ScanSettings {
+    fn default() -> Self {
+        Self { queued_per_key: three(), queued_site_wide: twenty() }
+    }
+}
+
+/// A full queue is retried after this long (a scan of a large group runs for minutes).
+const QUEUE_FULL_RETRY_SECS: u64 = 60;
+
+impl ScanSettings {
+    pub fn validate(&self) -> Result<(), String> {
+        for (key, n) in [("queued_per_key", self.queued_per_key), ("queued_site_wide", self.queued_site_wide)] {
+            if n == 0 {
+                return Err(format!("[scans] {key} must be 1 or more"));
+            }
+        }
+        Ok(())
+    }
+
+    /// 429 when one more live scan for `key_id` would pass the key's cap or the site's.
+    pub fn room_for_one_more(
+        &self,
+        conn: &rusqlite::Connection,
+        key_id: Option<i64>,
+    ) -> Result<(), crate::error::ApiError> {
+        let (for_key, total) = store::live_counts(conn, key_id)?;
+        let full = if total >= u64::from(self.queued_site_wide) {
+            Some(format!(
+                "The site's scan queue is full ({} scans queued or running, the site-wide limit).",
+                self.queued_site_wide
+            ))
+        } else if for_key >= u64::from(self.queued_per_key) {
+            Some(format!(
+                "This API key already has {} scans queued or running (the limit per key).",
+                self.queued_per_key
+            ))
+        } else {
+            None
+        };
+        match full {
+            None => Ok(()),
+            Some(sentence) => {
+                let mut e = crate::error::ApiError::new(axum::http::StatusCode::TOO_MANY_REQUESTS, sentence)
+                    .with_message("Wait for a scan to finish, then try again.");
+                e.retry_after_secs = Some(QUEUE_FULL_RETRY_SECS);
+                Err(e)
+            }
+        }
+    }
+}
+
 /// The scan runner's shared state: which scans run here now, their cancel flags and their rate.
 pub struct Scans {
     pub wake: tokio::sync::Notify,

@@ -104,7 +104,8 @@ fn status_of(state: &AppState, row: store::ScanRow) -> ScanStatus {
     responses((status = 202, description = "Scan queued", body = ScanAnswer), (status = 200, description = "The group's running scan", body = ScanAnswer),
         (status = 400, description = "Bad group id or scannedBy"), (status = 401, description = "No or bad API key"),
         (status = 404, description = "No such group"), (status = 413, description = "Body too large"), (status = 415, description = "Not JSON"),
-        (status = 422, description = "The group has no members"), (status = 429, description = "Rate limit reached"),
+        (status = 422, description = "The group has no members"),
+        (status = 429, description = "Rate limit reached, or the scan queue is full: this key's scans queued or running (`[scans] queued_per_key`) or the site's (`queued_site_wide`); the error says which"),
         (status = 502, description = "Roblox failed"), (status = 503, description = "Roblox is rate-limiting"), (status = 504, description = "Roblox did not answer")))]
 pub(crate) async fn scan_group(
     State(state): State<AppState>,
@@ -116,15 +117,25 @@ pub(crate) async fn scan_group(
     if let Some(live) = state.db.read(move |c| store::live_scan_of_group(c, group_id)).await? {
         return Ok(scan_answer(&state, live, false, StatusCode::OK));
     }
+    // A full queue is refused before Roblox is asked about the group (and again when queueing).
+    let key_id = Some(caller.0.id);
+    let s = state.clone();
+    state.db.read(move |c| s.site.scans.room_for_one_more(c, key_id)).await?;
     let group = state.roblox.group_info(group_id, Priority::Interactive).await?;
     if group.member_count == 0 {
         return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "This group has no members to scan.")
             .with_message(format!("Roblox lists no members for group {group_id}.")));
     }
-    let key_id = Some(caller.0.id);
+    let s = state.clone();
     let (row, new) = state
         .db
-        .write(move |tx| store::queue_scan(tx, group_id, &group.name, group.member_count, &scanned_by, key_id, now_ms()))
+        .write(move |tx| {
+            if let Some(live) = store::live_scan_of_group(tx, group_id)? {
+                return Ok((live, false));
+            }
+            s.site.scans.room_for_one_more(tx, key_id)?;
+            store::queue_scan(tx, group_id, &group.name, group.member_count, &scanned_by, key_id, now_ms())
+        })
         .await?;
     if new {
         state.scans.wake.notify_one();
@@ -180,31 +191,76 @@ pub struct ResumeRequest {
 }
 
 /// Puts a failed or cancelled scan back in the queue where it stopped (202). A scan still
-/// running is returned as it is (200); a completed one is a 409.
+/// running is returned as it is (200); a completed one is a 409. Only the API key that started
+/// the scan, or an admin (`X-Admin-Key` or an admin session beside the API key), may resume it;
+/// a scan an admin cancelled only an admin. A resume by the key counts against the queue caps.
 #[utoipa::path(post, path = "/api/v1/resume-scan", tag = "developer API", operation_id = "v1ResumeScan", request_body = ResumeRequest,
     security(("apiKey" = [])),
     responses((status = 202, description = "Queued again", body = ScanAnswer), (status = 200, description = "Already running", body = ScanAnswer),
-        (status = 400, description = "Bad scanId"), (status = 401, description = "No or bad API key"), (status = 404, description = "No such scan"),
+        (status = 400, description = "Bad scanId"), (status = 401, description = "No or bad API key"),
+        (status = 403, description = "Another key started this scan, or an admin cancelled it (only an admin may resume it then)"),
+        (status = 404, description = "No such scan"),
         (status = 409, description = "Completed, or another scan of the group runs"), (status = 413, description = "Body too large"),
-        (status = 415, description = "Not JSON"), (status = 429, description = "Rate limit reached")))]
+        (status = 415, description = "Not JSON"),
+        (status = 429, description = "Rate limit reached, or the scan queue is full (per key or site-wide; the error says which)")))]
 pub(crate) async fn resume_scan(
     State(state): State<AppState>,
+    Extension(caller): Extension<ApiCaller>,
+    Extension(client): Extension<ClientIp>,
+    headers: HeaderMap,
     JsonBody(body): JsonBody<ResumeRequest>,
 ) -> Result<Response, ApiError> {
     let id = parse_group_id("scanId", body.scan_id.as_ref().unwrap_or(&serde_json::Value::Null))? as i64;
-    let before = state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
+    let admin = crate::admin::guard::resolve(&state, &headers, &client).await?.is_some();
+    resume(&state, id, if admin { Resumer::Admin } else { Resumer::Key(caller.0.id) }).await
+}
+
+/// Who asks to resume a scan.
+#[derive(Clone, Copy)]
+pub(crate) enum Resumer {
+    Admin,
+    /// The API key of the call.
+    Key(i64),
+}
+
+/// Resumes scan `id` for `by`: the rules of `resume_scan`, checked in the transaction that
+/// requeues, so a cancel that lands meanwhile is not undone.
+pub(crate) async fn resume(state: &AppState, id: i64, by: Resumer) -> Result<Response, ApiError> {
+    let before =
+        state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
     match before.state.as_str() {
         "completed" => return Err(ApiError::conflict("This scan is complete; start a new one with scan-group.")),
-        "queued" | "running" => return Ok(scan_answer(&state, before, false, StatusCode::OK)),
+        "queued" | "running" => return Ok(scan_answer(state, before, false, StatusCode::OK)),
         _ => {}
     }
-    let after = state.db.write(move |tx| store::requeue(tx, id, now_ms())).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
+    let s = state.clone();
+    let after = state
+        .db
+        .write(move |tx| {
+            let Some(row) = store::scan(tx, id)? else { return Ok(None) };
+            if let Resumer::Key(key_id) = by {
+                if row.key_id != Some(key_id) {
+                    return Err(ApiError::forbidden(
+                        "Only the API key that started this scan, or an admin, can resume it.",
+                    ));
+                }
+                if row.state == "cancelled" {
+                    return Err(ApiError::forbidden("An admin cancelled this scan; only an admin can resume it."));
+                }
+                if row.state == "failed" && store::live_scan_of_group(tx, row.group_id)?.is_none() {
+                    s.site.scans.room_for_one_more(tx, Some(key_id))?;
+                }
+            }
+            store::requeue(tx, id, now_ms())
+        })
+        .await?
+        .ok_or_else(|| ApiError::not_found("No scan has this id."))?;
     state.scans.forget_status(id);
     if after.id != id {
         return Err(ApiError::conflict(format!("Group {} is being scanned by scan {}.", after.group_id, after.id)));
     }
     state.scans.wake.notify_one();
-    Ok(scan_answer(&state, after, true, StatusCode::ACCEPTED))
+    Ok(scan_answer(state, after, true, StatusCode::ACCEPTED))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -263,9 +319,11 @@ pub(crate) async fn group_leaderboard(
         .db
         .read(move |c| {
             kept_or_made(&s, c, query, |c, version| {
-                let group = store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
-                let group = group
-                    .ok_or_else(|| ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group."))?;
+                let group =
+                    store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
+                let group = group.ok_or_else(|| {
+                    ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group.")
+                })?;
                 let ids = s.scans.rankings.get_or_make(&format!("group {group_id}"), version, || {
                     store::group_ranking_ids(c, group_id).map(Arc::new)
                 })?;
@@ -312,7 +370,10 @@ pub struct ScanList {
 #[utoipa::path(get, path = "/api/v1/all-scans", tag = "developer API", operation_id = "v1AllScans", params(PageParams),
     security(("apiKey" = [])),
     responses((status = 200, body = ScanList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn all_scans(State(state): State<AppState>, Query(q): Query<PageParams>) -> Result<Json<ScanList>, ApiError> {
+pub(crate) async fn all_scans(
+    State(state): State<AppState>,
+    Query(q): Query<PageParams>,
+) -> Result<Json<ScanList>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
     let (rows, total) = state.db.read(move |c| store::scans_page(c, offset(page, limit), limit)).await?;
     let scans = rows.into_iter().map(|r| status_of(&state, r)).collect();
@@ -442,7 +503,10 @@ pub struct SearchAnswer {
 #[utoipa::path(get, path = "/api/v1/search", tag = "developer API", operation_id = "v1Search", params(SearchQuery),
     security(("apiKey" = [])),
     responses((status = 200, body = SearchAnswer), (status = 400, description = "Bad q, type or limit"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn search(State(state): State<AppState>, Query(q): Query<SearchQuery>) -> Result<Json<SearchAnswer>, ApiError> {
+pub(crate) async fn search(
+    State(state): State<AppState>,
+    Query(q): Query<SearchQuery>,
+) -> Result<Json<SearchAnswer>, ApiError> {
     let query = search_query(q.q.as_deref())?;
     let kind = q.kind.as_deref().map(str::trim).filter(|k| !k.is_empty()).unwrap_or("all").to_ascii_lowercase();
     if !["players", "groups", "all"].contains(&kind.as_str()) {
@@ -522,7 +586,10 @@ pub(crate) async fn report_abuse(
         })
         .await?;
     let report = saved.ok_or_else(|| ApiError::internal(format!("report {id} vanished")))?;
-    Ok((StatusCode::CREATED, Json(ReportAnswer { success: true, message: "Report received; an admin will review it.".into(), report })))
+    Ok((
+        StatusCode::CREATED,
+        Json(ReportAnswer { success: true, message: "Report received; an admin will review it.".into(), report }),
+    ))
 }
 
 /// (reporter, target, reason, description, priority), every problem named by its field.
@@ -554,7 +621,8 @@ fn validate_report(body: &ReportRequest) -> Result<(String, String, String, Stri
             String::new()
         }
     };
-    let priority = body.priority.as_deref().map(str::trim).filter(|p| !p.is_empty()).unwrap_or("medium").to_ascii_lowercase();
+    let priority =
+        body.priority.as_deref().map(str::trim).filter(|p| !p.is_empty()).unwrap_or("medium").to_ascii_lowercase();
     if !PRIORITIES.contains(&priority.as_str()) {
         fields.insert("priority".into(), format!("priority must be one of: {}", PRIORITIES.join(", ")));
     }
@@ -583,7 +651,16 @@ mod tests {
         for ok in [json!(7), json!(7.0), json!("7"), json!(" 42 "), json!(9007199254740991u64)] {
             assert!(parse_group_id("groupId", &ok).is_ok(), "{ok}");
         }
-        for bad in [json!(0), json!(-3), json!(7.5), json!(1e300), json!("7.0"), json!("+7"), json!(null), json!(9007199254740992u64)] {
+        for bad in [
+            json!(0),
+            json!(-3),
+            json!(7.5),
+            json!(1e300),
+            json!("7.0"),
+            json!("+7"),
+            json!(null),
+            json!(9007199254740992u64),
+        ] {
             assert!(parse_group_id("groupId", &bad).is_err(), "{bad}");
         }
     }

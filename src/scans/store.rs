@@ -45,10 +45,13 @@ pub struct ScanRow {
     pub updated_at: i64,
     #[serde(skip)]
     pub finished_at: Option<i64>,
+    /// The API key that started the scan (its owner may resume it).
+    #[serde(skip)]
+    pub key_id: Option<i64>,
 }
 
 const SCAN_COLUMNS: &str = "id, group_id, group_name, scanned_by, state, total, processed, veterans, newgens, failed,
-    pages, pages_redone, cursor, notice, error, created_at, started_at, updated_at, finished_at";
+    pages, pages_redone, cursor, notice, error, created_at, started_at, updated_at, finished_at, key_id";
 
 fn scan_row(r: &rusqlite::Row) -> rusqlite::Result<ScanRow> {
     Ok(ScanRow {
@@ -71,6 +74,7 @@ fn scan_row(r: &rusqlite::Row) -> rusqlite::Result<ScanRow> {
         started_at: r.get(16)?,
         updated_at: r.get(17)?,
         finished_at: r.get(18)?,
+        key_id: r.get(19)?,
     })
 }
 
@@ -106,6 +110,15 @@ pub fn queue_scan(
     )?;
     let id = tx.last_insert_rowid();
     Ok((scan(tx, id)?.expect("just inserted"), true))
+}
+
+/// Live (queued or running) scans: those started by `key_id`, and all of them.
+pub fn live_counts(conn: &Connection, key_id: Option<i64>) -> Result<(u64, u64), ApiError> {
+    Ok(conn.query_row(
+        "SELECT COALESCE(SUM(key_id IS ?1), 0), COUNT(*) FROM scans WHERE state IN ('queued', 'running')",
+        [key_id],
+        |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
+    )?)
 }
 
 pub fn scan(conn: &Connection, id: i64) -> Result<Option<ScanRow>, ApiError> {

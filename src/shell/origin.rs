@@ -61,6 +61,13 @@ pub fn of_request(base_url: Option<&str>, headers: &HeaderMap, client: Option<&C
     Some(format!("{scheme}://{host}"))
 }
 
+/// Whether the request came in under the host of an `https://` base URL: the browser then
+/// talks https to the site (a proxy in front of it ends TLS), even when no trusted proxy says so.
+pub fn under_https_base_url(base_url: Option<&str>, headers: &HeaderMap) -> bool {
+    let Some(host) = base_url.and_then(|b| b.strip_prefix("https://")) else { return false };
+    headers.get(header::HOST).and_then(|v| v.to_str().ok()).is_some_and(|h| h.eq_ignore_ascii_case(host))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +122,16 @@ mod tests {
         assert_eq!(of_request(None, &h, Some(&https)).as_deref(), Some("https://attacker.example"));
         h.insert(header::HOST, HeaderValue::from_static("a\"b"));
         assert_eq!(of_request(None, &h, None), None);
+    }
+
+    #[test]
+    fn https_only_under_the_host_of_an_https_base_url() {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_static("Fans.Example.org"));
+        assert!(under_https_base_url(Some("https://fans.example.org"), &h));
+        assert!(!under_https_base_url(Some("http://fans.example.org"), &h));
+        assert!(!under_https_base_url(None, &h));
+        h.insert(header::HOST, HeaderValue::from_static("127.0.0.1:8080"));
+        assert!(!under_https_base_url(Some("https://fans.example.org"), &h));
     }
 }

@@ -76,6 +76,9 @@ pub struct SiteSettings {
     /// Where the community's member count comes from (`[discord]`).
     #[serde(default, skip_serializing)]
     pub discord: DiscordCommunity,
+    /// `[scans]`: how many group scans may be queued per API key and on the whole site.
+    #[serde(default, skip_serializing)]
+    pub scans: crate::scans::ScanSettings,
 }
 
 /// One product's channels. Only the title is public.
@@ -354,6 +357,7 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
     }
     crate::roblox::settings::validate(&site.badges, &site.classification, &site.poll, &site.roblox)?;
     validate_discord(site)?;
+    site.scans.validate()?;
     validate_pages(&site.pages)
 }
 

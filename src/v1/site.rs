@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::number_param;
-use crate::db::DatabaseStatus;
+use crate::db::DatabaseHealth;
 use crate::error::ApiError;
 use crate::events::Event;
 use crate::http::cached::Caching;
@@ -26,14 +26,15 @@ pub(crate) async fn health(State(state): State<AppState>, headers: HeaderMap) ->
 #[derive(Serialize, ToSchema)]
 pub struct DatabaseAnswer {
     success: bool,
-    database: DatabaseStatus,
+    database: DatabaseHealth,
 }
 
-/// The database check: schema version, rows per table, size, journal mode and the last backup.
+/// The database check: whether the database answers, its schema version, size and journal mode.
+/// Row counts and the last backup are the admin's (`GET /api/admin/database`).
 #[utoipa::path(get, path = "/api/v1/database", tag = "developer API", operation_id = "v1GetDatabaseStatus", security(("apiKey" = [])),
     responses((status = 200, body = DatabaseAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn database(State(state): State<AppState>) -> Result<Json<DatabaseAnswer>, ApiError> {
-    let database = state.db.read(crate::db::status).await?;
+    let database = state.db.read(crate::db::health).await?;
     Ok(Json(DatabaseAnswer { success: true, database }))
 }
 

@@ -2,7 +2,7 @@
 // the key gate, every tab, and the admin actions, on desktop and phone, against a server whose data dir is known so
 // that `fanhub admin-key` can create keys in it.
 //
-// Rate limits (10 a minute per IP and endpoint): the gate suite makes 6 verify-key calls; the panel suite
+// Rate limits (10 a minute per IP and endpoint): the gate suite makes 8 verify-key calls; the panel suite
 // 3 registers, 2 logins and 2 verify-key calls. The panel tests share one admin session cookie.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -137,6 +137,34 @@ describe('admin: the key gate', () => {
       assert.ok(!page.url().includes(key), 'the key is nowhere in the URL');
       const inHistory = await page.evaluate((k) => window.location.href.includes(k) || document.title.includes(k), key);
       assert.equal(inHistory, false);
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`Sign out in the panel header ends the admin session: the gate again, a reload stays out, the old cookie is refused (${vp})`, async () => {
+      const page = await env.open(vp, '/admin');
+      const g = gate(page);
+      await visible(g.key);
+      await g.key.fill(key);
+      await g.button.click();
+      await assertPanel(page);
+      const old = (await page.context().cookies()).find((c) => c.name === 'fanhub_admin');
+      assert.ok(old, 'the admin session cookie is set');
+      const header = page.locator('header').filter({ hasText: 'Admin Control Center' });
+      const signOut = header.getByRole('button', { name: 'Sign out', exact: true });
+      await visible(signOut);
+      const box = await signOut.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= (page.viewportSize()?.width ?? Infinity), 'the button is on screen');
+      await assertNoHorizontalOverflow(page, `/admin panel with Sign out (${vp})`);
+
+      await signOut.click();
+      await expectToast(page, 'Signed out', { description: 'You left the admin panel.', destructive: false });
+      await assertGate(page);
+      const left = (await page.context().cookies()).map((c) => c.name);
+      assert.ok(!left.includes('fanhub_admin') && !left.includes('fanhub_hint_admin'), `the cookies are cleared: ${left}`);
+      await page.reload();
+      await assertGate(page);
+      const replay = await env.fetch('/api/admin/check-key', { headers: { Cookie: `fanhub_admin=${old.value}` } });
+      assert.equal(replay.status, 401, 'the old admin cookie is refused by the server');
       env.assertNoConsoleErrors(page);
     });
   }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest, getQueryFn, throwIfNotOk } from './api';
-import { hasSessionHint } from './auth';
+import { CURRENT_USER_KEY, hasSessionHint } from './auth';
 import { ADMIN_STALE_TIME } from './queryClient';
 import type { ActiveBannerResponse, AiAnalysis, Role, User } from './types';
 
@@ -328,6 +328,27 @@ export function useVerifyKey() {
     onSuccess: () => {
       qc.setQueryData<AdminCheck>(ADMIN_KEYS.check, { admin: true, via: 'key' });
       invalidateAdmin(qc);
+    },
+  });
+}
+
+/**
+ * Sign out of the admin panel. An admin session (a verified key) is ended by POST /api/admin/logout; a signed-in
+ * admin account by the account's own sign-out, which ends both.
+ */
+export function useAdminSignOut() {
+  const qc = useQueryClient();
+  return useMutation<unknown, unknown, AdminCheck['via'] | undefined>({
+    mutationFn: (via) => apiRequest('POST', via === 'user' ? '/api/auth/logout' : '/api/admin/logout'),
+    onSuccess: (_data, via) => {
+      qc.setQueryData(ADMIN_KEYS.check, null);
+      qc.removeQueries({
+        predicate: (q) => {
+          const head = q.queryKey[0];
+          return typeof head === 'string' && head.startsWith('/api/admin/') && head !== ADMIN_KEYS.check[0] && head !== ADMIN_KEYS.activeBanner[0];
+        },
+      });
+      if (via === 'user') qc.setQueryData(CURRENT_USER_KEY, null);
     },
   });
 }

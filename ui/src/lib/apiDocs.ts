@@ -98,8 +98,8 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
     signature: 'GET /api/v1/database',
     example: '/database',
     needsKey: true,
-    description: 'The schema version, the row count of every table, the file size, the journal mode and the last backup.',
-    response: '{success, database: {schemaVersion, tables: {name: rowCount}, sizeBytes, lastBackup, journalMode}}',
+    description: 'Whether the database answers: its schema version (and the one this server expects), file size and journal mode.',
+    response: '{success, database: {schemaVersion, latestSchemaVersion, sizeBytes, journalMode}}',
   },
   {
     id: 'stats',

@@ -21,12 +21,12 @@ export interface ApiKey {
   limits?: ApiKeyLimits;
 }
 
+/** The public database check: the schema and the file, nothing about accounts, sessions or backups. */
 export interface DatabaseInfo {
   schemaVersion: number;
-  tables: Record<string, number>;
+  latestSchemaVersion: number;
   sizeBytes: number;
-  lastBackup: string | null;
-  journalMode?: string;
+  journalMode: string;
 }
 
 /** Spec section 9: the key list shows 12 characters of each key. */

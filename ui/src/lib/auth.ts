@@ -90,7 +90,8 @@ export function registerFailureText(err: unknown): string {
  */
 export function hasSessionHint(name: 'fanhub_hint_user' | 'fanhub_hint_admin'): boolean {
   if (typeof document === 'undefined') return false;
-  return document.cookie.split(';').some((c) => c.trim().startsWith(`${name}=1`));
+  // Over https the server names its cookies __Host-<name>.
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${name}=1`) || c.trim().startsWith(`__Host-${name}=1`));
 }
 
 export function useCurrentUser() {
@@ -126,6 +127,8 @@ export function useLogout() {
     onSettled: () => {
       qc.setQueryData(CURRENT_USER_KEY, null);
       qc.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+      // The server ends this browser's admin session with the sign-in.
+      qc.setQueryData(['/api/admin/check-key'], null);
       qc.removeQueries({ queryKey: ['/api/favorites'] });
     },
   });

@@ -100,9 +100,11 @@ export function expireCookieStrings(name: string, hostname: string, pathname = '
     for (let i = 0; i < labels.length - 1; i++) domains.push(labels.slice(i).join('.'));
   }
   const out: string[] = [];
+  // A __Host- or __Secure- cookie can only be written (so expired) with Secure.
+  const secure = /^__(Host|Secure)-/.test(name) ? '; Secure' : '';
   for (const path of paths) {
     for (const domain of domains) {
-      out.push(`${name}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=${path}${domain ? `; Domain=${domain}` : ''}`);
+      out.push(`${name}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=${path}${domain ? `; Domain=${domain}` : ''}${secure}`);
     }
   }
   return out;

@@ -116,6 +116,26 @@ describe('Admin gate', () => {
     expect(api.callsTo('POST', '/api/admin/verify-key')).toHaveLength(0);
   });
 
+  it('Sign out ends the admin session (an account admin signs out of the account) and shows the gate', async () => {
+    for (const via of ['session', 'user'] as const) {
+      const api = mockApi({
+        ...panelRoutes,
+        '/api/admin/check-key': { admin: true, via },
+        'POST /api/admin/logout': { success: true },
+        'POST /api/auth/logout': { success: true },
+      });
+      document.cookie = 'fanhub_hint_admin=1; path=/';
+      renderWithClient(<Admin />);
+      await screen.findByText('Admin Control Center');
+      fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+      await screen.findByLabelText('Admin Key');
+      await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Signed out', description: 'You left the admin panel.' }));
+      expect(api.callsTo('POST', via === 'user' ? '/api/auth/logout' : '/api/admin/logout')).toHaveLength(1);
+      expect(api.callsTo('POST', via === 'user' ? '/api/admin/logout' : '/api/auth/logout')).toHaveLength(0);
+      cleanup();
+    }
+  });
+
   it('auto-submits ?key= and removes it from the address', async () => {
     window.history.replaceState(null, '', '/admin?key=url-key&tab=x');
     const api = mockApi({

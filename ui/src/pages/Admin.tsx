@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Shield } from 'lucide-react';
+import { LogOut, Shield } from 'lucide-react';
 import { AbuseReportsTab } from '../components/admin/AbuseReportsTab';
 import { AdminGate } from '../components/admin/AdminGate';
 import { AdvertisementsTab } from '../components/admin/AdvertisementsTab';
@@ -11,12 +11,14 @@ import { LoginLogsTab } from '../components/admin/LoginLogsTab';
 import { ServerStatusBadge } from '../components/admin/ServerStatusBadge';
 import { SettingsTab } from '../components/admin/SettingsTab';
 import { UsersTab } from '../components/admin/UsersTab';
+import { Button } from '../components/ui/Button';
 import { Tabs, type TabDef } from '../components/ui/Tabs';
 import {
   ADMIN_KEYS,
   useAdminActiveBanner,
   useAdminAdvertisements,
   useAdminCheck,
+  useAdminSignOut,
   useAdminStats,
   useVerifyKey,
 } from '../lib/admin';
@@ -42,6 +44,8 @@ export default function Admin() {
   const qc = useQueryClient();
   const check = useAdminCheck();
   const verify = useVerifyKey();
+  // Here, not in the panel: the panel unmounts as soon as the access check is cleared.
+  const signOut = useAdminSignOut();
   const [unlocked, setUnlocked] = useState(false);
   const [urlKey, setUrlKey] = useState<string | null>(null);
 
@@ -90,6 +94,17 @@ export default function Admin() {
 
   return (
     <AdminPanel
+      signingOut={signOut.isPending}
+      onSignOut={() =>
+        signOut.mutate(check.data?.via, {
+          onSuccess: () => {
+            setUnlocked(false);
+            toast({ title: 'Signed out', description: 'You left the admin panel.' });
+          },
+          onError: (err) =>
+            toast({ title: 'Sign out failed', description: errorSentence(err, 'Please try again.'), variant: 'destructive' }),
+        })
+      }
       onSessionLost={() => {
         setUnlocked(false);
         qc.setQueryData(ADMIN_KEYS.check, null);
@@ -99,7 +114,24 @@ export default function Admin() {
   );
 }
 
-function AdminPanel({ onSessionLost }: { onSessionLost: () => void }) {
+/** Ends this browser's admin access: the admin session, or the admin account's sign-in. */
+function SignOutButton({ pending, onClick }: { pending: boolean; onClick: () => void }) {
+  return (
+    <Button variant="outline" size="sm" className="order-last" disabled={pending} onClick={onClick}>
+      <LogOut size={16} aria-hidden="true" /> {pending ? 'Signing out...' : 'Sign out'}
+    </Button>
+  );
+}
+
+function AdminPanel({
+  signingOut,
+  onSignOut,
+  onSessionLost,
+}: {
+  signingOut: boolean;
+  onSignOut: () => void;
+  onSessionLost: () => void;
+}) {
   const { data: site } = useSite();
   const stats = useAdminStats();
   const ads = useAdminAdvertisements();
@@ -137,6 +169,7 @@ function AdminPanel({ onSessionLost }: { onSessionLost: () => void }) {
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-8">
       <header className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <SignOutButton pending={signingOut} onClick={onSignOut} />
         <div className="flex items-center gap-3">
           <Shield size={32} aria-hidden="true" className="shrink-0 text-violet-400" />
           <div>

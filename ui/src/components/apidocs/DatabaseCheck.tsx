@@ -4,14 +4,13 @@ import { Database } from 'lucide-react';
 import { errorSentence } from '../../lib/api';
 import { formatBytes } from '../../lib/apiDocs';
 import { apiKeyError, fetchDatabaseInfo, type DatabaseInfo } from '../../lib/apiKeys';
-import { formatDateTime } from '../../lib/format';
-import { SectionCard, TD, TH, TableScroll } from '../admin/shared';
+import { SectionCard } from '../admin/shared';
 import { Button } from '../ui/Button';
 import { Input, Label } from '../ui/Input';
 
 /**
  * Testing tab: GET /api/database with a key (prefilled with the current key until the visitor edits it) and the
- * answer: schema version, row count per table, file size, last backup.
+ * answer: schema version, file size, journal mode (row counts and backups are the admin panel's).
  */
 export function DatabaseCheck({ currentKey }: { currentKey: string }) {
   const [edited, setEdited] = useState<string | null>(null);
@@ -77,37 +76,16 @@ export function DatabaseCheck({ currentKey }: { currentKey: string }) {
               </dd>
             </div>
             <div>
-              <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Last backup</dt>
-              <dd data-testid="db-backup" className="text-sm font-semibold text-white">{formatDateTime(info.lastBackup)}</dd>
+              <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Journal mode</dt>
+              <dd data-testid="db-journal" className="text-sm font-semibold uppercase text-white">{info.journalMode}</dd>
             </div>
-            {info.journalMode && (
-              <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Journal mode</dt>
-                <dd className="text-sm font-semibold uppercase text-white">{info.journalMode}</dd>
-              </div>
-            )}
+            <div>
+              <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Schema</dt>
+              <dd data-testid="db-status" className="text-sm font-semibold text-white">
+                {info.schemaVersion === info.latestSchemaVersion ? 'Up to date' : `Version ${info.latestSchemaVersion} expected`}
+              </dd>
+            </div>
           </dl>
-          <TableScroll label="Rows per table">
-            <table className="w-full min-w-64 text-slate-200">
-              <caption className="sr-only">Rows per table</caption>
-              <thead>
-                <tr className="border-b border-slate-800">
-                  <th scope="col" className={TH}>Table</th>
-                  <th scope="col" className={TH.replace('text-left', 'text-right')}>Rows</th>
-                </tr>
-              </thead>
-              <tbody>
-                {Object.entries(info.tables)
-                  .sort(([a], [b]) => a.localeCompare(b))
-                  .map(([name, rows]) => (
-                    <tr key={name} className="border-b border-slate-800/60" data-table={name}>
-                      <td className={`${TD} font-mono`}>{name}</td>
-                      <td className={`${TD} text-right tabular-nums`}>{rows.toLocaleString('en-US')}</td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-          </TableScroll>
         </div>
       )}
     </SectionCard>
