@@ -11,6 +11,12 @@ Schemathesis over every operation of the document once per credential:
                 handlers instead of the CSRF 403
     admin       scheme adminKey (X-Admin-Key): a key from `fanhub admin-key --data-dir DIR`
 
+These passes run against a server whose Roblox lookups go to the fake Roblox. One more pass,
+`outage`, runs against a second server whose Roblox, Discord and language-model addresses all
+point at a closed local port, with the api-key and admin credentials: there the operations of
+NEEDS_UPSTREAM may answer their documented 502/503 (and only those 5xx); every other operation
+must still answer without a 5xx.
+
 Credentials are given to Schemathesis per security scheme ([auth.openapi.NAME] in a per-pass
 schemathesis.toml), so it sends them exactly to the operations that declare that scheme and knows
 them when it probes missing or wrong credentials (checks ignored_auth, negative_data_rejection).
@@ -32,6 +38,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -77,9 +84,19 @@ DATA_RULES = {
     "v1SearchWiki": "category must name an existing command or guide category",
     "v1ListCommands": "category must name an existing command category",
     "activateBanner": "text and background colours need a contrast of at least 4.5:1",
-    "submitAdvertisement": "the image part must be a real PNG, JPEG, WebP or GIF picture",
     "v1Leaderboard": "generation must name one of the site's generations ([classification.generations] in site.toml)",
     "v1ReportAbuse": "targetUsername must differ from reporterUsername",
+}
+
+
+# operationId -> the answers, besides 2xx and 401/403/404, that schema-valid data may get there,
+# and why. Only the listed statuses are allowed: a 400 still fails positive_data_acceptance.
+POSITIVE_ALSO = {
+    "submitAdvertisement": (
+        ["413", "415", "429"],
+        "the image part must be a real PNG, JPEG, WebP or GIF picture (random bytes get 415); "
+        "5 submissions an hour per IP (429); every text part is checked as documented first",
+    ),
 }
 
 
@@ -90,6 +107,16 @@ BUDGETED = {
     "newgenCheck": "the site's Roblox budget (site.toml [roblox.budgets]) is spent",
     "botAnalyze": "the site's Roblox budget (site.toml [roblox.budgets]) is spent",
     "botQuickCheck": "the site's Roblox budget (site.toml [roblox.budgets]) is spent",
+}
+
+
+# operationId -> the 5xx answers it documents when an upstream it needs (Roblox) is unreachable;
+# allowed in the outage pass only.
+NEEDS_UPSTREAM = {
+    "newgenCheck": ["502", "503"],
+    "botAnalyze": ["502", "503"],
+    "botQuickCheck": ["502", "503"],
+    "v1ScanGroup": ["502", "503"],
 }
 
 
@@ -123,7 +150,7 @@ class Server:
     def __init__(self, binary: Path, data_dir: Path, env: dict):
         self.binary = binary
         self.data_dir = data_dir
-        self.log_path = data_dir.parent / "server.log"
+        self.log_path = data_dir.parent / f"server-{data_dir.name}.log"
         self.log_file = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
             [str(binary), "serve", "--addr", "127.0.0.1:0", "--data-dir", str(data_dir)],
@@ -208,7 +235,8 @@ def prepare_credentials(server: Server, doc: dict, env: dict) -> dict[str, tuple
     return passes
 
 
-def schemathesis(venv_bin: Path, url: str, name: str, credentials: dict, args: list[str], max_time: int, opts) -> bool:
+def schemathesis(venv_bin: Path, url: str, name: str, credentials: dict, args: list[str], max_time: int, opts, server_errors=None) -> bool:
+    """server_errors: operationId -> the 5xx statuses allowed there in this pass (else BUDGETED's)."""
     report = opts.report_dir / f"{name}.junit.xml"
     config = opts.report_dir / f"{name}.schemathesis.toml"
     # Checks are chosen here, not with --checks: checks named on the command line would override
@@ -221,8 +249,13 @@ def schemathesis(venv_bin: Path, url: str, name: str, credentials: dict, args: l
     toml += "".join(f'[auth.openapi.{scheme}]\napi_key = "{value}"\n\n' for scheme, value in credentials.items())
     for op in DATA_RULES:
         toml += f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.positive_data_acceptance.enabled = false\n\n'
-    for op in BUDGETED:
-        toml += f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]\n\n'
+    for op, (statuses, _) in POSITIVE_ALSO.items():
+        expected = ", ".join(f'"{s}"' for s in ["2xx", "401", "403", "404", *statuses])
+        toml += f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.positive_data_acceptance.expected-statuses = [{expected}]\n\n'
+    allowed = server_errors if server_errors is not None else {op: ["503"] for op in BUDGETED}
+    for op, statuses in allowed.items():
+        expected = ", ".join(f'"{s}"' for s in ["2xx", "3xx", "4xx", *statuses])
+        toml += f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.not_a_server_error.expected-statuses = [{expected}]\n\n'
     config.write_text(toml)
     cmd = [
         str(venv_bin / "schemathesis"),
@@ -258,6 +291,44 @@ def schemathesis(venv_bin: Path, url: str, name: str, credentials: dict, args: l
     return rc == 0
 
 
+def outage_pass(opts, env: dict, tmp: Path) -> bool:
+    """The outage pass: a fresh server whose Roblox, Discord and language-model addresses all point
+    at a local port that refuses connections (bound, never listening, so nothing else takes it)."""
+    closed = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    closed.bind(("127.0.0.1", 0))
+    nowhere = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    env = {
+        **env,
+        "FANHUB_ROBLOX_API": nowhere + "/{service}",
+        "FANHUB_DISCORD_TOKEN": "conformance-outage",
+        "FANHUB_DISCORD_API": nowhere + "/api/v10",
+        "FANHUB_LLM_URL": nowhere + "/v1",
+        "FANHUB_LLM_MODEL": "conformance-outage",
+    }
+    server = Server(opts.bin, tmp / "outage-data", env)
+    ok = True
+    try:
+        log(f"outage pass: server at {server.base}; Roblox, Discord and the LLM at {nowhere} (closed)")
+        _, _, body = request(server.base, "GET", "/api/openapi.json")
+        doc = json.loads(body)
+        ops = operation_ids(doc)
+        passes = prepare_credentials(server, doc, env)
+        credentials = {**passes.get("api-key", ({}, []))[0], **passes["admin"][0]}
+        args = [a for op in DESTRUCTIVE if op in ops for a in ("--exclude-operation-id", op)]
+        allowed = {op: statuses for op, statuses in NEEDS_UPSTREAM.items() if op in ops}
+        url = f"{server.base}/api/openapi.json"
+        ok = schemathesis(opts.venv_bin, url, "outage", credentials, args, opts.max_time_outage, opts, server_errors=allowed)
+        if server.proc.poll() is not None:
+            log(f"the outage server died during the check; log: {server.log_path}")
+            ok = False
+    finally:
+        server.stop()
+        closed.close()
+    if not ok:
+        log(f"outage pass FAILED; server log: {server.log_path}")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", type=Path, required=True)
@@ -266,9 +337,10 @@ def main() -> int:
     parser.add_argument("--max-examples", type=int, default=8)
     parser.add_argument("--max-time", type=int, default=45, help="seconds per pass over all operations")
     parser.add_argument("--max-time-single", type=int, default=10, help="seconds per pass over one operation")
+    parser.add_argument("--max-time-outage", type=int, default=30, help="seconds for the outage pass over all operations")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--only", help="comma-separated passes to run (anonymous, api-key, session, admin)")
+    parser.add_argument("--only", help="comma-separated passes to run (anonymous, api-key, session, admin, outage)")
     parser.add_argument("--report-dir", type=Path, default=None)
     opts = parser.parse_args()
 
@@ -302,7 +374,7 @@ def main() -> int:
         validate_document(doc)
         passes = prepare_credentials(server, doc, env)
         order = ["anonymous", "api-key", "session", "admin"]
-        only = set(opts.only.split(",")) if opts.only else set(order)
+        only = set(opts.only.split(",")) if opts.only else {*order, "outage"}
         url = f"{server.base}/api/openapi.json"
         ops = operation_ids(doc)
         started = time.monotonic()
@@ -320,7 +392,6 @@ def main() -> int:
                 credentials, args = passes[name]
                 args = [*args, "--include-operation-id", op]
                 ok &= schemathesis(opts.venv_bin, url, f"{name}-{op}", credentials, args, opts.max_time_single, opts)
-        log(f"all passes took {time.monotonic() - started:.0f}s; JUnit reports in {opts.report_dir}")
         if server.proc.poll() is not None:
             log(f"the server died during the check; log: {server.log_path}")
             ok = False
@@ -328,10 +399,14 @@ def main() -> int:
         server.stop()
         fake.terminate()
         fake.wait()
-        if ok and not os.environ.get("FANHUB_KEEP_CHECK_DIR"):
-            shutil.rmtree(tmp / "data", ignore_errors=True)
     if not ok:
         log(f"FAILED; server log: {server.log_path}")
+    if "outage" in only:
+        ok &= outage_pass(opts, env, tmp)
+    log(f"all passes took {time.monotonic() - started:.0f}s; JUnit reports in {opts.report_dir}")
+    if ok and not os.environ.get("FANHUB_KEEP_CHECK_DIR"):
+        shutil.rmtree(tmp / "data", ignore_errors=True)
+        shutil.rmtree(tmp / "outage-data", ignore_errors=True)
     return 0 if ok else 1
 
 

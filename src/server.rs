@@ -208,6 +208,16 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
                 Ok(n) => tracing::info!("maintenance: removed {n} expired sessions and old login log rows"),
                 Err(e) => tracing::warn!("maintenance failed: {e}"),
             }
+            let uploads = crate::ads::uploads_dir(&maintenance_state.data_dir);
+            let swept = maintenance_state
+                .db
+                .write(move |tx| crate::ads::review::sweep_rejected_images(tx, &uploads, crate::db::now_ms()))
+                .await;
+            match maintenance_job.report(swept) {
+                Ok(0) => {}
+                Ok(n) => tracing::info!("maintenance: deleted the images of {n} rejected advertisements"),
+                Err(e) => tracing::warn!("maintenance: rejected advertisement images not deleted: {e}"),
+            }
         }
     });
     let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));

@@ -286,6 +286,27 @@ async fn futures_join<F: std::future::Future>(futs: impl Iterator<Item = F>) -> 
 }
 
 #[tokio::test]
+async fn sign_in_with_missing_fields_is_a_validation_error_naming_them() {
+    let s = Server::start();
+    let c = client();
+    for (body, fields) in [
+        (json!({}), vec!["password", "username"]),
+        (json!({"username": "   ", "password": "x"}), vec!["username"]),
+        (json!({"username": "someone"}), vec!["password"]),
+        (json!({"username": "someone", "password": ""}), vec!["password"]),
+    ] {
+        let res = c.post(s.url("/api/auth/login")).json(&body).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST, "{body}");
+        let answer = json(res).await;
+        assert!(answer["error"].is_string(), "{answer}");
+        let named: Vec<&str> = answer["fields"].as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(named, fields, "{body} -> {answer}");
+    }
+    // A complete but wrong pair stays a 401.
+    assert_eq!(login(&c, &s, "someone", "x").await.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
 async fn wrong_password_and_suspended_accounts_are_refused_and_logged() {
     let s = Server::start();
     let c = client();

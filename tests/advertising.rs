@@ -213,6 +213,21 @@ async fn approval_makes_exactly_one_sponsored_banner() {
     assert_eq!(review(ids[2], "maybe").await.status(), StatusCode::BAD_REQUEST);
     assert_eq!(review(999, "approved").await.status(), StatusCode::NOT_FOUND);
     assert_eq!(review(ids[2], "rejected").await.status(), StatusCode::OK);
+    // A rejected application leaves the list and stays reachable for the audit, its image kept
+    // during the audit window.
+    let listed: Vec<i64> = applications(&server, &key).await.iter().map(|a| a["id"].as_i64().unwrap()).collect();
+    assert!(!listed.contains(&ids[2]) && listed.contains(&ids[0]) && listed.contains(&ids[1]), "{listed:?}");
+    let of = |status: &str| {
+        let url = server.url(&format!("/api/admin/advertisements?status={status}"));
+        client().get(url).header("x-admin-key", &key).send()
+    };
+    let rejected = json(of("rejected").await.unwrap()).await["applications"].as_array().unwrap().clone();
+    assert_eq!(rejected.len(), 1);
+    assert_eq!((rejected[0]["id"].as_i64(), &rejected[0]["status"]), (Some(ids[2]), &serde_json::json!("rejected")));
+    let image = rejected[0]["imagePath"].as_str().unwrap();
+    assert_eq!(client().get(server.url(image)).send().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(json(of("approved").await.unwrap()).await["applications"].as_array().unwrap().len(), 2);
+    assert_eq!(of("everything").await.unwrap().status(), StatusCode::BAD_REQUEST);
     let activate = |id: i64, text: &str| {
         let body = serde_json::json!({"advertisementId": id, "backgroundColor": "#7c3aed", "textColor": text, "borderColor": "#8b5cf6"});
         client().post(server.url("/api/admin/activate-banner")).header("x-admin-key", &key).json(&body).send()
@@ -292,4 +307,47 @@ async fn the_default_banner_is_back_at_the_expiry_instant_while_clients_poll() {
     assert!(flipped_at - expires_ms < 500, "flipped {} ms after the expiry", flipped_at - expires_ms);
     let apps = applications(&server, &key).await;
     assert_eq!(apps[0]["isActive"], false);
+}
+
+/// The multipart body's schema states what the server checks, so schema-valid text is accepted.
+#[tokio::test]
+async fn the_documented_form_states_the_constraints_the_server_enforces() {
+    let server = Server::start();
+    let doc = json(client().get(server.url("/api/openapi.json")).send().await.unwrap()).await;
+    let op = &doc["paths"]["/api/advertise"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"];
+    let form = match op["$ref"].as_str() {
+        Some(r) => &doc["components"]["schemas"][r.rsplit('/').next().unwrap()],
+        None => op,
+    };
+    let required: Vec<&str> = form["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    for field in ["websiteUrl", "adDescription", "duration", "image"] {
+        assert!(required.contains(&field), "{field} is required: {form}");
+    }
+    let p = &form["properties"];
+    assert_eq!(p["websiteUrl"]["maxLength"], 2048);
+    assert!(p["websiteUrl"]["pattern"].as_str().unwrap().starts_with("^https?://"), "{}", p["websiteUrl"]);
+    assert_eq!(
+        (&p["adDescription"]["minLength"], &p["adDescription"]["maxLength"]),
+        (&serde_json::json!(1), &serde_json::json!(1000))
+    );
+    assert_eq!(p["adDescription"]["pattern"], r"\S", "not only spaces");
+    assert_eq!(p["duration"]["pattern"], "^(1-day|1-month|10-fullscreen)$");
+    assert!(p["targetAudience"]["pattern"].as_str().unwrap().contains("roblox-players"));
+    assert!(p["links"]["pattern"].as_str().unwrap().starts_with(r"^(\[\]|\["), "{}", p["links"]);
+    assert_eq!(p["image"]["minLength"], 1);
+
+    // Values at the documented edges are accepted as they are documented.
+    let key = common::admin_key(&server);
+    let ten: Vec<String> = (0..10).map(|i| format!("http://l{i}.example/{}", "p".repeat(300))).collect();
+    let form = Form::new()
+        .text("websiteUrl", format!("https://{}", "a".repeat(2040)))
+        .text("adDescription", "é".repeat(1000))
+        .text("duration", "10-fullscreen")
+        .text("links", serde_json::to_string(&ten).unwrap())
+        .text("fullscreenMessageType", "user-input")
+        .text("fullscreenCustomMessage", "m".repeat(200))
+        .part("image", Part::bytes(png(8, 8)).file_name("a.png").mime_str("image/png").unwrap());
+    let res = submit(&server, form).await;
+    assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+    assert_eq!(applications(&server, &key).await[0]["links"].as_array().unwrap().len(), 10);
 }

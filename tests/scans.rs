@@ -636,7 +636,9 @@ async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by
         (json!({"targetUsername": "_abc"}), "targetUsername"),
         (json!({"targetUsername": "<b>x</b>"}), "targetUsername"),
         (json!({"targetUsername": "alice_1"}), "targetUsername"),
-        (json!({"reason": "because"}), "reason"),
+        (json!({"reason": "  "}), "reason"),
+        (json!({"reason": "x".repeat(101)}), "reason"),
+        (json!({"reason": "grief\u{0}ing"}), "reason"),
         (json!({"reason": null}), "reason"),
         (json!({"description": "short"}), "description"),
         (json!({"description": "x".repeat(1001)}), "description"),
@@ -654,8 +656,17 @@ async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by
     assert_eq!(status, 201, "{res}");
     assert_eq!(res["report"]["description"], good["description"], "kept as text");
     assert_eq!(res["report"]["state"], "open");
+    assert_eq!((&res["report"]["reason"], &res["report"]["category"]), (&json!("scamming"), &json!("scamming")));
     let first = res["report"]["id"].as_i64().unwrap();
-    for _ in 0..4 {
+    // The reason is free text; the category is derived from it (a listed category, else other).
+    for (reason, category) in [(" griefing ", "other"), ("Exploiting", "exploiting")] {
+        let mut body = good.clone();
+        body["reason"] = json!(reason);
+        let (status, res) = post(&server, &key, "/api/v1/report-abuse", body).await;
+        assert_eq!(status, 201, "{res}");
+        assert_eq!((&res["report"]["reason"], &res["report"]["category"]), (&json!(reason.trim()), &json!(category)));
+    }
+    for _ in 0..2 {
         let (status, _) = post(&server, &key, "/api/v1/report-abuse", good.clone()).await;
         assert_eq!(status, 201);
     }

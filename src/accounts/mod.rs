@@ -64,14 +64,15 @@ pub fn find_user(conn: &Connection, id: i64) -> Result<Option<User>, ApiError> {
     Ok(conn.query_row(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"), [id], user_from_row).optional()?)
 }
 
-/// Sign-in: any strings; a wrong pair is a 401.
+/// Sign-in: both fields non-empty (else 400 with `fields`); a wrong pair is a 401.
 #[derive(Deserialize, ToSchema)]
 pub struct Credentials {
+    /// Surrounding spaces are ignored; not only spaces.
     #[serde(default)]
-    #[schema(required = true)]
+    #[schema(required = true, pattern = r"\S")]
     pub username: String,
     #[serde(default)]
-    #[schema(required = true)]
+    #[schema(required = true, min_length = 1)]
     pub password: String,
 }
 
@@ -188,7 +189,8 @@ pub fn loggable_ip(client: &ClientIp, headers: &HeaderMap) -> String {
 
 /// Sign in; sets the session cookie.
 #[utoipa::path(post, path = "/api/auth/login", tag = "accounts", operation_id = "login", request_body = Credentials,
-    responses((status = 200, description = "Signed in; sets the fanhub_session cookie", body = UserEnvelope), (status = 401, description = "Invalid username or password"),
+    responses((status = 200, description = "Signed in; sets the fanhub_session cookie", body = UserEnvelope), (status = 400, description = "Username or password missing (with `fields`)", body = crate::error::ErrorBody),
+        (status = 401, description = "Invalid username or password"),
         (status = 403, description = "Account suspended"), (status = 429, description = "Too many attempts from this IP or for this username")))]
 pub(crate) async fn login(
     State(state): State<AppState>,
@@ -206,7 +208,17 @@ pub(crate) async fn login(
         state.db.write(move |tx| log_attempt(tx, &u, &i, &a, "rate_limited")).await?;
         return Err(e);
     }
-    if username.is_empty() || body.password.is_empty() || body.password.len() > 1024 {
+    let mut missing = BTreeMap::new();
+    if username.is_empty() {
+        missing.insert("username".to_string(), "Enter your username".to_string());
+    }
+    if body.password.is_empty() {
+        missing.insert("password".to_string(), "Enter your password".to_string());
+    }
+    if !missing.is_empty() {
+        return Err(ApiError::validation(missing));
+    }
+    if body.password.len() > 1024 {
         return Err(ApiError::unauthorized("Invalid username or password"));
     }
     let lookup = username.clone();

@@ -60,28 +60,34 @@ pub struct Submitted {
     message: String,
 }
 
-/// What the form sends, as multipart parts (spec 7: advertise form parts).
+/// What the form sends, as multipart parts (spec 7: advertise form parts). The patterns state
+/// exactly what the server accepts (it also trims surrounding spaces, which the patterns leave out).
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct AdForm {
-    /// http(s) URL, at most 2048 characters.
-    #[schema(max_length = 2048)]
+    /// An http(s) web address with a host, at most 2048 characters, no spaces, control characters, `<`, `>` or `"`.
+    #[schema(min_length = 8, max_length = 2048, pattern = r#"^https?://[^\s/:<>"\x00-\x1f\x7f-\x9f][^\s<>"\x00-\x1f\x7f-\x9f]*$"#)]
     website_url: String,
-    #[schema(max_length = 1000)]
+    /// 1-1000 characters, not only spaces.
+    #[schema(min_length = 1, max_length = 1000, pattern = r"\S")]
     ad_description: String,
     /// young-gamers, roblox-players, game-developers, general-gaming or server-admins (optional).
+    #[schema(pattern = "^(young-gamers|roblox-players|game-developers|general-gaming|server-admins)?$")]
     target_audience: Option<String>,
     /// 1-day, 1-month or 10-fullscreen.
+    #[schema(pattern = "^(1-day|1-month|10-fullscreen)$")]
     duration: String,
-    /// A JSON array of up to 10 http(s) URLs; empty entries are dropped.
+    /// A JSON array of up to 10 http(s) web addresses (each as `websiteUrl`), at most 4096 characters.
+    #[schema(max_length = 4096, pattern = r#"^(\[\]|\["https?://[^\s/:<>"\\\x00-\x1f\x7f-\x9f][^\s<>"\\\x00-\x1f\x7f-\x9f]{0,2039}"(,"https?://[^\s/:<>"\\\x00-\x1f\x7f-\x9f][^\s<>"\\\x00-\x1f\x7f-\x9f]{0,2039}"){0,9}\])?$"#)]
     links: Option<String>,
     /// PNG, JPEG, WebP or GIF; at most 5 MB and 4096 pixels a side.
-    #[schema(value_type = String, format = Binary)]
+    #[schema(value_type = String, format = Binary, min_length = 1)]
     image: Vec<u8>,
-    /// "true" for a premium fullscreen ad (only with 10-fullscreen).
+    /// Ignored: the 10-fullscreen duration is the premium fullscreen ad.
     premium_fullscreen: Option<String>,
-    /// ai-generated (default) or user-input.
+    /// ai-generated (default) or user-input; read only with 10-fullscreen.
+    #[schema(pattern = "^(ai-generated|user-input)?$")]
     fullscreen_message_type: Option<String>,
     /// At most 200 characters, with user-input.
     #[schema(max_length = 200)]

@@ -2,30 +2,71 @@
 //! banner (activate with colours, deactivate). Approving also makes the ad the banner, in the
 //! colours taken from its image.
 
+use std::path::Path as FsPath;
+
 use axum::Json;
 use axum::extract::State;
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use super::colors::{Design, contrast};
 use super::store::{self, Application};
 use crate::error::ApiError;
-use crate::http::extract::{Json as JsonIn, Path};
+use crate::http::extract::{Json as JsonIn, Path, Query};
 use crate::site::is_hex_color;
 use crate::state::AppState;
 
+/// How long the image of a rejected application is kept for the audit before its file is deleted.
+pub const REJECTED_IMAGE_KEEP_MS: i64 = 7 * 24 * 3600 * 1000;
+
 #[derive(Serialize, ToSchema)]
 pub struct Applications {
-    /// Every application, newest first (the panel hides rejected ones).
+    /// The applications asked for, newest first.
     applications: Vec<Application>,
 }
 
-/// Every advertisement application with its analysis and design.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// pending, approved or rejected: only the applications of that status. Without it, the
+    /// pending and approved ones (rejected applications leave the list; this reaches them for audit).
+    #[param(value_type = Option<String>, pattern = "^(pending|approved|rejected)$")]
+    status: Option<String>,
+}
+
+/// The advertisement applications with their analysis and design: pending and approved ones, or
+/// those of one status.
 #[utoipa::path(get, path = "/api/admin/advertisements", tag = "admin", operation_id = "listAdvertisements", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    responses((status = 200, description = "Every application", body = Applications)))]
-pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Applications>, ApiError> {
-    let applications = state.db.read(store::list).await?;
+    params(ListQuery),
+    responses((status = 200, description = "The applications", body = Applications), (status = 400, description = "Unknown status", body = crate::error::ErrorBody),
+        (status = 401, description = "Not an admin")))]
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<Applications>, ApiError> {
+    let status = match q.status.as_deref() {
+        None => None,
+        Some(s) if store::STATUSES.contains(&s) => Some(s.to_string()),
+        Some(_) => return Err(ApiError::field("status", "status must be pending, approved or rejected")),
+    };
+    let applications = state.db.read(move |c| store::list(c, status.as_deref())).await?;
     Ok(Json(Applications { applications }))
+}
+
+/// Deletes the image files of applications rejected more than the audit window before `now_ms`
+/// and records each deletion; returns how many were deleted. A file already gone counts as deleted.
+pub fn sweep_rejected_images(conn: &Connection, uploads: &FsPath, now_ms: i64) -> Result<usize, ApiError> {
+    let due = store::rejected_images_due(conn, now_ms - REJECTED_IMAGE_KEEP_MS)?;
+    for (id, name) in &due {
+        match std::fs::remove_file(uploads.join(name)) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(ApiError::internal(format!("cannot delete the image of advertisement {id}: {e}"))),
+        }
+        store::mark_image_removed(conn, *id, now_ms)?;
+    }
+    Ok(due.len())
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -136,4 +177,55 @@ pub(crate) async fn deactivate(State(state): State<AppState>) -> Result<Json<cra
         tracing::info!("sponsored banner ended by an admin");
     }
     Ok(Json(crate::http::Success::YES))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::now_ms;
+
+    #[test]
+    fn a_rejected_applications_image_is_deleted_after_the_audit_window_and_the_listing_says_so() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let uploads = tempfile::tempdir().unwrap();
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            let new = store::tests::ad("1-day");
+            std::fs::write(uploads.path().join(&new.image_name), b"image").unwrap();
+            ids.push((store::insert(&conn, &new).unwrap(), new.image_name));
+        }
+        store::review(&conn, ids[0].0, "rejected").unwrap();
+        store::review(&conn, ids[1].0, "approved").unwrap();
+        let now = now_ms();
+        assert_eq!(sweep_rejected_images(&conn, uploads.path(), now).unwrap(), 0, "kept during the audit window");
+        assert!(uploads.path().join(&ids[0].1).exists());
+
+        let later = now + REJECTED_IMAGE_KEEP_MS + 1000;
+        assert_eq!(sweep_rejected_images(&conn, uploads.path(), later).unwrap(), 1);
+        assert!(!uploads.path().join(&ids[0].1).exists(), "the rejected image is deleted");
+        assert!(uploads.path().join(&ids[1].1).exists() && uploads.path().join(&ids[2].1).exists());
+        let rejected = store::find(&conn, ids[0].0).unwrap().unwrap();
+        assert_eq!(rejected.image_path, None);
+        assert!(rejected.image_removed_at.is_some());
+        assert!(store::find(&conn, ids[1].0).unwrap().unwrap().image_path.is_some());
+        assert_eq!(sweep_rejected_images(&conn, uploads.path(), later).unwrap(), 0, "each image once");
+
+        // A file deleted by hand still ends as removed, not as a broken link.
+        store::review(&conn, ids[2].0, "rejected").unwrap();
+        std::fs::remove_file(uploads.path().join(&ids[2].1)).unwrap();
+        assert_eq!(sweep_rejected_images(&conn, uploads.path(), later + REJECTED_IMAGE_KEEP_MS + 1000).unwrap(), 1);
+        assert_eq!(store::find(&conn, ids[2].0).unwrap().unwrap().image_path, None);
+    }
+
+    #[test]
+    fn the_default_list_leaves_out_rejected_applications() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let ids: Vec<i64> = (0..3).map(|_| store::insert(&conn, &store::tests::ad("1-day")).unwrap()).collect();
+        store::review(&conn, ids[0], "rejected").unwrap();
+        store::review(&conn, ids[1], "approved").unwrap();
+        let listed = |status| store::list(&conn, status).unwrap().iter().map(|a| a.id).collect::<Vec<_>>();
+        assert_eq!(listed(None), vec![ids[2], ids[1]]);
+        assert_eq!(listed(Some("rejected")), vec![ids[0]]);
+        assert_eq!(listed(Some("pending")), vec![ids[2]]);
+    }
 }

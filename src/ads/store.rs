@@ -85,8 +85,10 @@ pub struct Application {
     pub is_active: bool,
     pub created_at: String,
     pub reviewed_at: Option<String>,
-    /// `/uploads/NAME`.
-    pub image_path: String,
+    /// `/uploads/NAME`; null once the image of a rejected application was deleted.
+    pub image_path: Option<String>,
+    /// When the image of a rejected application was deleted (the audit window had passed).
+    pub image_removed_at: Option<String>,
     pub premium_fullscreen: bool,
     pub fullscreen_message_type: Option<String>,
     pub fullscreen_custom_message: Option<String>,
@@ -98,12 +100,13 @@ pub struct Application {
 const COLUMNS: &str = "a.id, a.website_url, a.description, a.duration, a.target_audience, a.links, a.status, \
     (SELECT COUNT(*) FROM active_ad x WHERE x.ad_id = a.id AND x.expires_at > ?1), a.created_at, a.reviewed_at, \
     a.image_name, a.premium_fullscreen, a.fullscreen_message_type, a.fullscreen_custom_message, a.analysis, \
-    a.background_color, a.text_color, a.border_color";
+    a.background_color, a.text_color, a.border_color, a.image_removed_at";
 
 fn from_row(r: &Row) -> rusqlite::Result<Application> {
     let links: String = r.get(5)?;
     let analysis: String = r.get(14)?;
     let image: String = r.get(10)?;
+    let image_removed_at: Option<i64> = r.get(18)?;
     Ok(Application {
         id: r.get(0)?,
         website_url: r.get(1)?,
@@ -115,7 +118,8 @@ fn from_row(r: &Row) -> rusqlite::Result<Application> {
         is_active: r.get::<_, i64>(7)? > 0,
         created_at: rfc3339(r.get(8)?),
         reviewed_at: r.get::<_, Option<i64>>(9)?.map(rfc3339),
-        image_path: format!("/uploads/{image}"),
+        image_path: image_removed_at.is_none().then(|| format!("/uploads/{image}")),
+        image_removed_at: image_removed_at.map(rfc3339),
         premium_fullscreen: r.get(11)?,
         fullscreen_message_type: r.get(12)?,
         fullscreen_custom_message: r.get(13)?,
@@ -134,11 +138,34 @@ pub fn set_analysis(conn: &Connection, id: i64, analysis: &AdAnalysis) -> Result
     Ok(())
 }
 
-/// Every application, newest first.
-pub fn list(conn: &Connection) -> Result<Vec<Application>, ApiError> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM advertisements a ORDER BY a.id DESC"))?;
-    let rows = stmt.query_map([now_ms()], from_row)?.collect::<Result<Vec<_>, _>>()?;
+pub const STATUSES: [&str; 3] = ["pending", "approved", "rejected"];
+
+/// The applications of one status, newest first; without a status, the pending and approved
+/// ones (rejected applications leave the list and stay reachable by asking for them).
+pub fn list(conn: &Connection, status: Option<&str>) -> Result<Vec<Application>, ApiError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM advertisements a
+         WHERE (?2 IS NULL AND a.status != 'rejected') OR a.status = ?2 ORDER BY a.id DESC"
+    ))?;
+    let rows = stmt.query_map(params![now_ms(), status], from_row)?.collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
+}
+
+/// Rejected applications reviewed before `reviewed_before` whose image file is still kept:
+/// (id, file name in uploads/).
+pub fn rejected_images_due(conn: &Connection, reviewed_before: i64) -> Result<Vec<(i64, String)>, ApiError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, image_name FROM advertisements
+         WHERE status = 'rejected' AND image_removed_at IS NULL AND reviewed_at < ?1 ORDER BY id",
+    )?;
+    let rows = stmt.query_map([reviewed_before], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Records that the image file of application `id` is deleted.
+pub fn mark_image_removed(conn: &Connection, id: i64, at_ms: i64) -> Result<(), ApiError> {
+    conn.execute("UPDATE advertisements SET image_removed_at = ?2 WHERE id = ?1", params![id, at_ms])?;
+    Ok(())
 }
 
 pub fn find(conn: &Connection, id: i64) -> Result<Option<Application>, ApiError> {
@@ -235,10 +262,10 @@ pub fn summary(conn: &Connection) -> Result<Summary, ApiError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn ad(duration: &str) -> NewAd {
+    pub(crate) fn ad(duration: &str) -> NewAd {
         NewAd {
             website_url: "https://a.example".into(),
             description: "An ad".into(),

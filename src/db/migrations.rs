@@ -14,6 +14,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0009_player_ranking", include_str!("migrations/0009_player_ranking.sql")),
     ("0010_badge_image_fallbacks", include_str!("migrations/0010_badge_image_fallbacks.sql")),
     ("0011_ranking_version", include_str!("migrations/0011_ranking_version.sql")),
+    ("0013_ad_image_removal", include_str!("migrations/0013_ad_image_removal.sql")),
 ];
 
 pub const LATEST_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -1,4 +1,5 @@
-//! `GET /metrics` in the Prometheus text format: requests by route template and status, latency
+//! `GET /metrics` in the Prometheus text format: requests by route template (API routes by their
+//! template, app pages by their route) and status, latency
 //! histograms, open connections, the database pool, background jobs, upstream calls and the
 //! process's memory. Off unless `--metrics`; then answered only to an admin key or to an
 //! address in `--metrics-allow`.
@@ -48,7 +49,7 @@ const OTHER_METHOD: usize = METHODS.len();
 /// Histogram bucket bounds in microseconds (rendered in seconds).
 const BUCKETS_US: [u64; 14] =
     [250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000];
-/// The label of requests no route template matched (app pages, assets, unknown paths).
+/// The label of requests no route template or app page matched (assets, unknown paths).
 pub const UNMATCHED: &str = "(unmatched)";
 
 /// A route's counters. Its request count is the sum of `requests` (read at render), so a request
@@ -87,12 +88,16 @@ pub struct Metrics {
 
 impl Metrics {
     /// Counters for every path of the OpenAPI document (every routed API path is in it; a test
-    /// holds the document to that). With metrics off nothing is counted and the document is not
-    /// built: building it leaves about 3.5 MB of freed heap that an idle server keeps resident.
+    /// holds the document to that) and every page of the app. With metrics off nothing is
+    /// counted and the document is not built: building it leaves about 3.5 MB of freed heap that
+    /// an idle server keeps resident.
     pub fn new(options: &MetricsOptions) -> Self {
         let mut names: Vec<Box<str>> = if options.metrics {
             let doc = crate::openapi::document();
-            doc["paths"].as_object().map(|p| p.keys().map(|k| k.as_str().into()).collect()).unwrap_or_default()
+            let mut names: Vec<Box<str>> =
+                doc["paths"].as_object().map(|p| p.keys().map(|k| k.as_str().into()).collect()).unwrap_or_default();
+            names.extend(crate::http::spa::ROUTES.iter().map(|r| r.path.into()));
+            names
         } else {
             Vec::new()
         };
@@ -110,11 +115,13 @@ impl Metrics {
         }
     }
 
+    /// The API route template that matched, else the app page the path is, else unmatched.
     fn slot(&self, req: &Request) -> usize {
-        req.extensions()
-            .get::<MatchedPath>()
-            .and_then(|p| self.index.get(p.as_str()).copied())
-            .unwrap_or(self.names.len() - 1)
+        let name = match req.extensions().get::<MatchedPath>() {
+            Some(p) => Some(p.as_str()),
+            None => crate::http::spa::known_route(req.uri().path()),
+        };
+        name.and_then(|n| self.index.get(n).copied()).unwrap_or(self.names.len() - 1)
     }
 
     fn record(&self, slot: usize, method: usize, status: u16, elapsed_us: u64) {
@@ -242,6 +249,8 @@ mod tests {
         let m = Metrics::new(&MetricsOptions { metrics: true, metrics_allow: vec![] });
         assert!(m.index.contains_key("/api/stats"));
         assert!(m.index.contains_key("/api/admin/users/{id}"));
+        assert!(m.index.contains_key("/commands") && m.index.contains_key("/"), "app pages have their own label");
+        assert_eq!(m.index.len(), m.names.len(), "no label twice");
         assert_eq!(&*m.names[m.names.len() - 1], UNMATCHED);
         let slot = m.index["/api/stats"];
         m.record(slot, 0, 200, 300);

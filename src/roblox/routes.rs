@@ -156,20 +156,21 @@ fn elc_badges(report: &PlayerReport) -> ElcBadges {
     }
 }
 
-/// How a lookup of one player can fail (the answers of every player lookup, in the API document).
+/// How a lookup of one player can fail (the answers of every player lookup, in the API document),
+/// each with the error body `{error, message}`.
 #[derive(utoipa::IntoResponses)]
 #[allow(dead_code)]
 enum LookupFailures {
     #[response(status = 400, description = "Not a valid Roblox username")]
-    BadUsername,
+    BadUsername(crate::error::ErrorBody),
     #[response(status = 404, description = "No Roblox account has this username")]
-    UnknownUser,
-    #[response(status = 502, description = "Roblox failed or sent an unreadable answer")]
-    Upstream,
-    #[response(status = 503, description = "Roblox is rate-limiting lookups (Retry-After says when to try again)")]
-    Throttled,
+    UnknownUser(crate::error::ErrorBody),
+    #[response(status = 502, description = "Roblox is unreachable, failed or sent an unreadable answer")]
+    Upstream(crate::error::ErrorBody),
+    #[response(status = 503, description = "Roblox is rate-limiting lookups, or the site's Roblox budget is spent (Retry-After says when to try again)")]
+    Throttled(crate::error::ErrorBody),
     #[response(status = 504, description = "Roblox did not answer in time")]
-    Timeout,
+    Timeout(crate::error::ErrorBody),
 }
 
 /// Counts for `apiKey.requests`: re-read from SQLite at most every 2 s per key, counted up in

@@ -24,8 +24,8 @@ use crate::state::AppState;
 use crate::v1::{number_param, paging, search_query};
 
 pub const REPORTS_PER_HOUR: u32 = 5;
-pub const REASONS: [&str; 7] =
-    ["exploiting", "scamming", "harassment", "impersonation", "inappropriate-content", "botting", "other"];
+/// The reason of an abuse report is free text of at most this many characters.
+pub const REASON_MAX: usize = 100;
 pub const PRIORITIES: [&str; 4] = ["low", "medium", "high", "urgent"];
 pub const DESCRIPTION_MIN: usize = 10;
 pub const DESCRIPTION_MAX: usize = 1000;
@@ -106,7 +106,9 @@ fn status_of(state: &AppState, row: store::ScanRow) -> ScanStatus {
         (status = 404, description = "No such group"), (status = 413, description = "Body too large"), (status = 415, description = "Not JSON"),
         (status = 422, description = "The group has no members"),
         (status = 429, description = "Rate limit reached, or the scan queue is full: this key's scans queued or running (`[scans] queued_per_key`) or the site's (`queued_site_wide`); the error says which"),
-        (status = 502, description = "Roblox failed"), (status = 503, description = "Roblox is rate-limiting"), (status = 504, description = "Roblox did not answer")))]
+        (status = 502, description = "Roblox is unreachable or failed", body = crate::error::ErrorBody),
+        (status = 503, description = "Roblox is rate-limiting", body = crate::error::ErrorBody),
+        (status = 504, description = "Roblox did not answer in time", body = crate::error::ErrorBody)))]
 pub(crate) async fn scan_group(
     State(state): State<AppState>,
     Extension(caller): Extension<ApiCaller>,
@@ -535,8 +537,11 @@ pub struct ReportRequest {
     /// A Roblox username, not the reporter's.
     #[schema(value_type = String, required = true, min_length = 3, max_length = 20, pattern = r"^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$")]
     target_username: Option<String>,
-    /// exploiting, scamming, harassment, impersonation, inappropriate-content, botting or other; any case.
-    #[schema(value_type = String, required = true, pattern = r"^\s*([Ee][Xx][Pp][Ll][Oo][Ii][Tt][Ii][Nn][Gg]|[Ss][Cc][Aa][Mm][Mm][Ii][Nn][Gg]|[Hh][Aa][Rr][Aa][Ss][Ss][Mm][Ee][Nn][Tt]|[Ii][Mm][Pp][Ee][Rr][Ss][Oo][Nn][Aa][Tt][Ii][Oo][Nn]|[Ii][Nn][Aa][Pp][Pp][Rr][Oo][Pp][Rr][Ii][Aa][Tt][Ee]\-[Cc][Oo][Nn][Tt][Ee][Nn][Tt]|[Bb][Oo][Tt][Tt][Ii][Nn][Gg]|[Oo][Tt][Hh][Ee][Rr])\s*$")]
+    /// Why, in the reporter's words: 1-100 characters after trimming, no control characters (for
+    /// example griefing). The report's `category` is derived from it: exploiting, scamming,
+    /// harassment, impersonation, inappropriate-content or botting when it names one (any case),
+    /// else other.
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 100, pattern = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")]
     reason: Option<String>,
     /// 10-1000 characters after trimming, no control characters but tabs and line breaks; stored
     /// and shown as plain text.
@@ -610,10 +615,17 @@ fn validate_report(body: &ReportRequest) -> Result<(String, String, String, Stri
     if !reporter.is_empty() && reporter.eq_ignore_ascii_case(&target) {
         fields.insert("targetUsername".into(), "targetUsername must not be the reporter".into());
     }
-    let reason = body.reason.as_deref().map(str::trim).unwrap_or("").to_ascii_lowercase();
-    if !REASONS.contains(&reason.as_str()) {
-        fields.insert("reason".into(), format!("reason must be one of: {}", REASONS.join(", ")));
-    }
+    let reason = match plain_text("reason", body.reason.as_deref(), 1, REASON_MAX) {
+        Ok(r) if !r.contains(['\n', '\r', '\t']) => r,
+        Ok(_) => {
+            fields.insert("reason".into(), "reason must be one line".into());
+            String::new()
+        }
+        Err(e) => {
+            fields.extend(e.body.fields.clone().unwrap_or_default());
+            String::new()
+        }
+    };
     let description = match plain_text("description", body.description.as_deref(), DESCRIPTION_MIN, DESCRIPTION_MAX) {
         Ok(d) => d,
         Err(e) => {

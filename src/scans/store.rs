@@ -550,7 +550,12 @@ pub struct AbuseReport {
     pub id: i64,
     pub reporter_username: String,
     pub target_username: String,
+    /// Why, in the reporter's words.
     pub reason: String,
+    /// Derived from the reason: exploiting, scamming, harassment, impersonation,
+    /// inappropriate-content, botting or other.
+    #[schema(pattern = "^(exploiting|scamming|harassment|impersonation|inappropriate-content|botting|other)$")]
+    pub category: String,
     pub description: String,
     pub priority: String,
     /// open, reviewing, resolved, dismissed.
@@ -578,12 +583,24 @@ pub fn add_report(tx: &Transaction, r: &NewReport, now: i64) -> Result<i64, ApiE
     Ok(tx.last_insert_rowid())
 }
 
+/// The categories a report's reason is sorted into (the last one takes every other reason).
+pub const REPORT_CATEGORIES: [&str; 7] =
+    ["exploiting", "scamming", "harassment", "impersonation", "inappropriate-content", "botting", "other"];
+
+/// The category a reason names (any case, surrounding spaces ignored), else other.
+pub fn report_category(reason: &str) -> &'static str {
+    let reason = reason.trim();
+    REPORT_CATEGORIES.iter().find(|c| c.eq_ignore_ascii_case(reason)).copied().unwrap_or("other")
+}
+
 fn report_row(r: &rusqlite::Row) -> rusqlite::Result<AbuseReport> {
+    let reason: String = r.get(3)?;
     Ok(AbuseReport {
         id: r.get(0)?,
         reporter_username: r.get(1)?,
         target_username: r.get(2)?,
-        reason: r.get(3)?,
+        category: report_category(&reason).to_string(),
+        reason,
         description: r.get(4)?,
         priority: r.get(5)?,
         state: r.get(6)?,

@@ -536,4 +536,29 @@ describe('advertising', () => {
     env.assertNoConsoleErrors(admin);
     env.assertNoConsoleErrors(visitor);
   });
+
+  it('Reject takes an application off the list; the Show filter reaches the rejected ones with their image (desktop, then phone)', async () => {
+    const page = await openAdmin('desktop', 'advertisements');
+    const item = page.locator(`[data-testid="ad-application"][data-app-id="${submitted.phone}"]`);
+    await visible(item);
+    await item.getByRole('button', { name: 'Reject' }).click();
+    await expectToast(page, 'Advertisement Status Updated', { destructive: false });
+    await hasCount(item, 0);
+    const listed = (await adminApi(env, key, '/api/admin/advertisements')).applications.map((a) => a.id);
+    assert.ok(!listed.includes(submitted.phone) && listed.includes(submitted.desktop), `rejected ones leave the list: ${listed}`);
+    await page.getByLabel('Show').selectOption('rejected');
+    await visible(item);
+    assert.equal((await item.getByTestId('ad-status').innerText()).trim(), 'Rejected');
+    await hasCount(page.getByTestId('ad-application'), 1);
+    const img = item.locator('img').first();
+    await eventually(async () => assert.ok((await img.evaluate((el) => el.naturalWidth)) > 0, 'the image is kept during the audit window'));
+    await hasCount(item.getByRole('button'), 0);
+    env.assertNoConsoleErrors(page);
+
+    const phone = await openAdmin('phone', 'advertisements');
+    await phone.getByLabel('Show').selectOption('rejected');
+    await visible(phone.locator(`[data-testid="ad-application"][data-app-id="${submitted.phone}"]`));
+    await assertNoHorizontalOverflow(phone, 'Advertisements tab, rejected (phone)');
+    env.assertNoConsoleErrors(phone);
+  });
 });

@@ -42,8 +42,10 @@ export interface AdApplication {
   isActive: boolean;
   createdAt: string;
   reviewedAt?: string | null;
-  /** '/uploads/NAME' (see adImageSrc for other shapes). */
+  /** '/uploads/NAME' (see adImageSrc for other shapes); null once a rejected application's image was deleted. */
   imagePath?: string | null;
+  /** When the image of a rejected application was deleted (after the audit window). */
+  imageRemovedAt?: string | null;
   premiumFullscreen?: boolean;
   fullscreenMessageType?: string | null;
   fullscreenCustomMessage?: string | null;
@@ -154,7 +156,7 @@ export function durationLabel(duration: string): string {
   return duration === '10-fullscreen' ? '10 days Premium Full-Screen' : duration;
 }
 
-/** The list shown in the Advertisements tab: everything except rejected applications, order kept. */
+/** The default list of the Advertisements tab: everything except rejected applications, order kept. */
 export function visibleApplications(apps: readonly AdApplication[] | null | undefined): AdApplication[] {
   return (apps ?? []).filter((a) => a.status !== 'rejected');
 }
@@ -246,8 +248,10 @@ export function useAdminStats(enabled = true) {
   return useQuery<AdminStats>(adminQuery(ADMIN_KEYS.stats, enabled));
 }
 
-export function useAdminAdvertisements(enabled = true) {
-  return useQuery<{ applications: AdApplication[] }>(adminQuery(ADMIN_KEYS.advertisements, enabled));
+/** The server lists pending and approved applications; `status` asks for one status instead (rejected ones for the audit). */
+export function useAdminAdvertisements(enabled = true, status?: ApplicationStatus) {
+  const key = status ? [`${ADMIN_KEYS.advertisements[0]}?status=${status}`] : ADMIN_KEYS.advertisements;
+  return useQuery<{ applications: AdApplication[] }>(adminQuery(key, enabled));
 }
 
 /** The active banner (shared cache with the site's bottom banner). */
@@ -411,7 +415,10 @@ export interface AbuseReport {
   id: number;
   reporterUsername: string;
   targetUsername: string;
+  /** Free text, in the reporter's words. */
   reason: string;
+  /** Derived by the server from the reason: one of its categories, else 'other'. */
+  category: string;
   description: string;
   priority: 'low' | 'medium' | 'high' | 'urgent';
   state: ReportState;

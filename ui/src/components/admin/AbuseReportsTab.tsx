@@ -37,6 +37,9 @@ export function AbuseReportsTab() {
               <span className="text-slate-200">
                 {r.reporterUsername} reported <strong className="text-white">{r.targetUsername}</strong> for {r.reason}
               </span>
+              {r.category && r.category.toLowerCase() !== r.reason.toLowerCase() && (
+                <Badge variant="secondary" data-testid="report-category">{r.category}</Badge>
+              )}
               <Badge variant={PRIORITY_VARIANT[r.priority] ?? 'secondary'}>{r.priority}</Badge>
               <Badge variant={STATE_VARIANT[r.state]} data-testid="report-state">{STATE_LABEL[r.state]}</Badge>
               <span className="text-xs text-slate-400">{formatDateTime(r.createdAt)}</span>

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { AdvertisementsTab } from './AdvertisementsTab';
-import { renderWithClient } from '../../test/helpers';
+import { chooseOption, renderWithClient } from '../../test/helpers';
 import { lastToast, mockApi } from './test-utils';
 
 const colors = { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' };
@@ -105,6 +105,30 @@ describe('Advertisements tab', () => {
     expect(within(preview).queryByRole('button', { name: /Test Full-Screen/ })).toBeNull();
     // An application without a design (older rows) has no preview.
     expect(within(item(1)).queryByTestId('ad-banner-preview')).toBeNull();
+  });
+
+  it('reaches rejected applications through the filter, with a deleted image shown as gone', async () => {
+    const rejected = [
+      { ...applications[1], imagePath: null, imageRemovedAt: '2026-02-10T10:00:00Z' },
+      { id: 5, websiteUrl: 'https://five.example.com', adDescription: 'Kept', duration: '1-day', status: 'rejected', isActive: false, createdAt: '2026-02-05T10:00:00Z', imagePath: '/uploads/fedcba9876543210fedcba9876543210.png' },
+    ];
+    const api = mockApi({
+      '/api/admin/advertisements': { applications: applications.filter((a) => a.status !== 'rejected') },
+      '/api/admin/advertisements?status=rejected': { applications: rejected },
+      '/api/admin/active-banner': noBanner,
+      '/api/admin/settings': { banner: colors, defaults: colors },
+    });
+    renderWithClient(<AdvertisementsTab defaultColors={colors} />);
+    await waitFor(() => expect(screen.getAllByTestId('ad-application')).toHaveLength(3));
+    expect(api.callsTo('GET', '/api/admin/advertisements?status=rejected')).toHaveLength(0);
+    chooseOption(screen.getByLabelText('Show'), 'rejected');
+    await waitFor(() => expect(item(2)).toBeTruthy());
+    expect(screen.getAllByTestId('ad-application')).toHaveLength(2);
+    expect(within(item(2)).getByTestId('ad-status').textContent).toBe('Rejected');
+    expect(within(item(2)).getByTestId('ad-image-removed').textContent).toMatch(/Image deleted/);
+    expect(item(2).querySelector('img')).toBeNull();
+    expect(item(5).querySelector('img[src="/uploads/fedcba9876543210fedcba9876543210.png"]')).toBeTruthy();
+    expect(within(item(2)).queryByRole('button', { name: /Approve|Reject/ })).toBeNull();
   });
 
   it('shows the empty state', async () => {

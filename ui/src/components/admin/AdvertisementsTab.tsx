@@ -34,14 +34,16 @@ export function bannerConflict(active: ActiveBannerResponse | undefined, app: Ad
 }
 
 export function AdvertisementsTab({ defaultColors }: { defaultColors: BannerColors }) {
-  const { data, isLoading, isError } = useAdminAdvertisements();
+  // Rejected applications leave the list; the filter reaches them for the audit.
+  const [showRejected, setShowRejected] = useState(false);
+  const { data, isLoading, isError } = useAdminAdvertisements(true, showRejected ? 'rejected' : undefined);
   const { data: active } = useAdminActiveBanner();
   const { data: settings } = useAdminSettings();
   const updateStatus = useUpdateAdStatus();
   const activate = useActivateBanner();
   const [conflictFor, setConflictFor] = useState<AdApplication | null>(null);
 
-  const apps = visibleApplications(data?.applications);
+  const apps = showRejected ? (data?.applications ?? []) : visibleApplications(data?.applications);
 
   function setStatus(app: AdApplication, status: ApplicationStatus) {
     updateStatus.mutate(
@@ -73,6 +75,20 @@ export function AdvertisementsTab({ defaultColors }: { defaultColors: BannerColo
 
   return (
     <SectionCard title="Advertisement Applications" description="Review submitted advertisements. Rejected applications are hidden.">
+      <div className="mb-3 flex items-center gap-2 text-sm">
+        <label htmlFor="ad-status-filter" className="text-slate-400">
+          Show
+        </label>
+        <select
+          id="ad-status-filter"
+          value={showRejected ? 'rejected' : 'current'}
+          className="rounded-md border border-slate-600 bg-slate-900 px-2 py-1 text-sm text-white"
+          onChange={(e) => setShowRejected((e.currentTarget as HTMLSelectElement).value === 'rejected')}
+        >
+          <option value="current">Pending and approved</option>
+          <option value="rejected">Rejected (audit)</option>
+        </select>
+      </div>
       {isLoading ? (
         <SkeletonList />
       ) : isError ? (
@@ -80,7 +96,7 @@ export function AdvertisementsTab({ defaultColors }: { defaultColors: BannerColo
       ) : apps.length === 0 ? (
         <div className="flex flex-col items-center gap-2 py-10 text-center text-slate-400">
           <Megaphone size={32} aria-hidden="true" />
-          <p>No applications yet</p>
+          <p>{showRejected ? 'No rejected applications' : 'No applications yet'}</p>
         </div>
       ) : (
         <ul className="flex flex-col gap-3" aria-label="Advertisement applications">
@@ -146,7 +162,13 @@ export function ApplicationItem({
         </div>
       </div>
       <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
-        {app.imagePath && <AdImage imagePath={app.imagePath} className="h-24 w-24 sm:h-28 sm:w-28" iconSize={28} />}
+        {app.imagePath ? (
+          <AdImage imagePath={app.imagePath} className="h-24 w-24 sm:h-28 sm:w-28" iconSize={28} />
+        ) : app.imageRemovedAt ? (
+          <p className="text-xs text-slate-400" data-testid="ad-image-removed">
+            Image deleted {formatDate(app.imageRemovedAt)}
+          </p>
+        ) : null}
         <p className="min-w-0 whitespace-pre-line break-words text-sm text-slate-300">{app.adDescription}</p>
       </div>
       <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
