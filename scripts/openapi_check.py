@@ -338,7 +338,7 @@ def main() -> int:
     parser.add_argument("--max-time", type=int, default=45, help="seconds per pass over all operations")
     parser.add_argument("--max-time-single", type=int, default=10, help="seconds per pass over one operation")
     parser.add_argument("--max-time-outage", type=int, default=30, help="seconds for the outage pass over all operations")
-    # One worker: Python 3.11.7 (Debian's, this machine's) raises "SystemError: AST constructor
+    # One worker: Python 3.11.7 (this machine's python3) raises "SystemError: AST constructor
     # recursion depth mismatch" now and then when two of Schemathesis's threads parse at once.
     # Each pass is capped by --max-time, so one worker runs fewer examples, not longer.
     parser.add_argument("--workers", type=int, default=1)
