@@ -106,6 +106,8 @@ fn runtime() -> Result<tokio::runtime::Runtime, StartError> {
 fn run_serve(options: Options, logs: LogBuffer) -> Result<(), StartError> {
     // Check the site file before touching the disk.
     crate::site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
+    let secrets = Secrets::from_env();
+    secrets.validate().map_err(StartError)?;
     let data_dir = DataDir::prepare(&options)?;
     let rt = runtime()?;
     let addr = options.addr;
@@ -113,7 +115,7 @@ fn run_serve(options: Options, logs: LogBuffer) -> Result<(), StartError> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))?;
-        let state = server::build_state(options, Secrets::from_env(), data_dir.path.clone(), logs)?;
+        let state = server::build_state(options, secrets, data_dir.path.clone(), logs)?;
         Ok::<_, StartError>((listener, state, shutdown_signal()?))
     });
     let (listener, state, shutdown) = match started {

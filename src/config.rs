@@ -91,6 +91,13 @@ pub struct Options {
     /// Timeout of each Roblox call, in milliseconds.
     #[arg(long, env = "FANHUB_ROBLOX_TIMEOUT_MS", default_value_t = 8000, global = true)]
     pub roblox_timeout_ms: u64,
+    /// Open connections at most; further ones wait to be accepted until one closes.
+    #[arg(long, env = "FANHUB_MAX_CONNECTIONS", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=1_000_000), global = true)]
+    pub max_connections: u32,
+    /// Seconds a client may take to send a request's headers (an idle keep-alive connection is
+    /// closed after as long) and may stay silent in the middle of a request body.
+    #[arg(long, env = "FANHUB_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), global = true)]
+    pub read_timeout_secs: u64,
 }
 
 impl Options {
@@ -114,7 +121,21 @@ pub struct Secrets {
     pub discord: crate::discord::DiscordConfig,
 }
 
+/// The shortest FANHUB_ADMIN_PHRASE the server starts with: the phrase is guessed against a
+/// per-address limit, and IPv6 clients have many addresses.
+pub const MIN_ADMIN_PHRASE_CHARS: usize = 16;
+
 impl Secrets {
+    /// Refuses settings the server must not start with.
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(phrase) = &self.admin_phrase
+            && phrase.trim().chars().count() < MIN_ADMIN_PHRASE_CHARS
+        {
+            return Err(format!("FANHUB_ADMIN_PHRASE must be at least {MIN_ADMIN_PHRASE_CHARS} characters long"));
+        }
+        Ok(())
+    }
+
     pub fn from_env() -> Self {
         let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
         let roblox_cookie = std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| crate::roblox::RobloxCookie::new(&c));

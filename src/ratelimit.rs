@@ -1,10 +1,10 @@
 //! Limits per caller: brute-force limits (at most 10 attempts a minute per IP on the sign-in and
 //! admin-access endpoints, a growing wait per username after 5 failed logins) and `PerIp`, how
 //! often one address may do a costly thing (new API keys, ad submissions, abuse reports, Roblox
-//! lookups).
+//! lookups). Every per-address limit counts a `RateKey`: an IPv4 address, or an IPv6 /64.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -14,6 +14,23 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::error::ApiError;
 
+/// Who a per-address limit counts. An IPv6 client is one /64 (a host is usually given a whole
+/// /64 and can pick any address in it); an IPv4 address, also written IPv4-mapped, is itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RateKey(IpAddr);
+
+impl From<IpAddr> for RateKey {
+    fn from(ip: IpAddr) -> Self {
+        match ip {
+            IpAddr::V4(v4) => Self(IpAddr::V4(v4)),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => Self(IpAddr::V4(v4)),
+                None => Self(IpAddr::V6(Ipv6Addr::from(v6.to_bits() & !u128::from(u64::MAX)))),
+            },
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Guarded {
     Login,
@@ -22,8 +39,51 @@ pub enum Guarded {
     Challenge,
 }
 
+impl Guarded {
+    fn attempts(self) -> &'static str {
+        match self {
+            Guarded::Login => "sign-in",
+            Guarded::Register => "registration",
+            Guarded::VerifyKey => "admin key check",
+            Guarded::Challenge => "admin phrase",
+        }
+    }
+}
+
+const REFUSAL_SUMMARY_EVERY: Duration = Duration::from_secs(60);
+
+/// Refused attempts counted in memory and logged as one line a minute per kind, so that a
+/// client looping a limited endpoint costs neither a write nor a log line per request.
+struct RefusalTally {
+    counts: HashMap<Guarded, u64>,
+    since: Instant,
+}
+
+impl RefusalTally {
+    fn new(now: Instant) -> Self {
+        Self { counts: HashMap::new(), since: now }
+    }
+
+    /// The lines to log when a minute has passed since the last summary (and resets the counts).
+    fn summary_due(&mut self, now: Instant) -> Vec<String> {
+        if now.duration_since(self.since) < REFUSAL_SUMMARY_EVERY {
+            return Vec::new();
+        }
+        let secs = now.duration_since(self.since).as_secs();
+        self.since = now;
+        let mut lines: Vec<String> = self
+            .counts
+            .drain()
+            .map(|(what, n)| format!("rate limit: refused {n} {} attempts in the last {secs} s", what.attempts()))
+            .collect();
+        lines.sort();
+        lines
+    }
+}
+
 pub struct AuthLimiter {
-    limiter: DefaultKeyedRateLimiter<(Guarded, IpAddr)>,
+    limiter: DefaultKeyedRateLimiter<(Guarded, RateKey)>,
+    refused: Mutex<RefusalTally>,
 }
 
 pub const PER_MINUTE: u32 = 10;
@@ -31,18 +91,33 @@ pub const PER_MINUTE: u32 = 10;
 impl AuthLimiter {
     pub fn new() -> Self {
         let quota = Quota::per_minute(NonZeroU32::new(PER_MINUTE).unwrap());
-        Self { limiter: RateLimiter::keyed(quota) }
+        Self { limiter: RateLimiter::keyed(quota), refused: Mutex::new(RefusalTally::new(Instant::now())) }
     }
 
-    pub fn check(&self, what: Guarded, ip: IpAddr) -> Result<(), ApiError> {
-        self.limiter.check_key(&(what, ip)).map_err(|not_until| {
+    pub fn check(&self, what: Guarded, key: RateKey) -> Result<(), ApiError> {
+        self.limiter.check_key(&(what, key)).map_err(|not_until| {
+            self.note_refused(what);
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             ApiError::too_many_requests(wait.as_secs() + 1)
         })
     }
 
+    /// Counts a refused attempt (also one refused by another limit, e.g. the username throttle).
+    pub fn note_refused(&self, what: Guarded) {
+        let mut tally = self.refused.lock().unwrap_or_else(|p| p.into_inner());
+        *tally.counts.entry(what).or_default() += 1;
+        for line in tally.summary_due(Instant::now()) {
+            tracing::warn!("{line}");
+        }
+    }
+
+    /// Forgets idle addresses and logs the refusals of the last minute, if due.
     pub fn forget_idle(&self) {
         self.limiter.retain_recent();
+        let lines = self.refused.lock().unwrap_or_else(|p| p.into_inner()).summary_due(Instant::now());
+        for line in lines {
+            tracing::warn!("{line}");
+        }
     }
 }
 
@@ -55,27 +130,33 @@ impl Default for AuthLimiter {
 /// At most `n` of one thing per minute or hour from one address; a refusal is a 429 with
 /// Retry-After and a sentence that names the limit.
 pub struct PerIp {
-    limiter: DefaultKeyedRateLimiter<IpAddr>,
+    limiter: DefaultKeyedRateLimiter<RateKey>,
     refusal: String,
 }
 
 impl PerIp {
     /// `what` is plural and complete: "new API keys" gives "At most 10 new API keys an hour from one address."
     pub fn per_hour(n: u32, what: &str) -> Self {
-        Self::new(Quota::per_hour(NonZeroU32::new(n).expect("a non-zero limit")), format!("At most {n} {what} an hour from one address."))
+        Self::new(
+            Quota::per_hour(NonZeroU32::new(n).expect("a non-zero limit")),
+            format!("At most {n} {what} an hour from one address."),
+        )
     }
 
     pub fn per_minute(n: u32, what: &str) -> Self {
-        Self::new(Quota::per_minute(NonZeroU32::new(n).expect("a non-zero limit")), format!("At most {n} {what} a minute from one address."))
+        Self::new(
+            Quota::per_minute(NonZeroU32::new(n).expect("a non-zero limit")),
+            format!("At most {n} {what} a minute from one address."),
+        )
     }
 
     fn new(quota: Quota, refusal: String) -> Self {
         Self { limiter: RateLimiter::keyed(quota), refusal }
     }
 
-    /// Counts one from `ip`, or refuses it without counting.
-    pub fn check(&self, ip: IpAddr) -> Result<(), ApiError> {
-        self.limiter.check_key(&ip).map_err(|not_until| {
+    /// Counts one from `key`, or refuses it without counting.
+    pub fn check(&self, key: RateKey) -> Result<(), ApiError> {
+        self.limiter.check_key(&key).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             ApiError::too_many_requests(wait.as_secs() + 1).with_message(self.refusal.clone())
         })
@@ -89,23 +170,40 @@ impl PerIp {
 const FREE_FAILURES: u32 = 5;
 const MAX_WAIT: Duration = Duration::from_secs(15 * 60);
 const FORGET_AFTER: Duration = Duration::from_secs(30 * 60);
+/// Usernames tracked at once; a new one past this pushes out the one idle longest.
+pub const MAX_TRACKED_USERNAMES: usize = 10_000;
 
 struct Failures {
     count: u32,
     last: Instant,
 }
 
+/// A username as the throttle keeps it: a fixed-size digest of its lowercase form, so a long
+/// name sent as the username costs 16 bytes, not its length.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct UsernameKey([u8; 16]);
+
+impl UsernameKey {
+    fn of(username: &str) -> Self {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(username.to_lowercase().as_bytes());
+        let mut key = [0u8; 16];
+        key.copy_from_slice(&digest[..16]);
+        Self(key)
+    }
+}
+
 /// Per-username failed-login tracking: after 5 failures each further attempt must wait
 /// 2^(n-5) seconds (at most 15 minutes) after the last failure.
 #[derive(Default)]
 pub struct LoginThrottle {
-    failures: Mutex<HashMap<String, Failures>>,
+    failures: Mutex<HashMap<UsernameKey, Failures>>,
 }
 
 impl LoginThrottle {
     pub fn check(&self, username: &str) -> Result<(), ApiError> {
         let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(f) = map.get(&username.to_lowercase())
+        if let Some(f) = map.get(&UsernameKey::of(username))
             && f.count >= FREE_FAILURES
         {
             let wait = Duration::from_secs(1u64 << (f.count - FREE_FAILURES).min(10)).min(MAX_WAIT);
@@ -119,18 +217,30 @@ impl LoginThrottle {
     }
 
     pub fn failed(&self, username: &str) {
+        let key = UsernameKey::of(username);
         let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let entry = map.entry(username.to_lowercase()).or_insert(Failures { count: 0, last: Instant::now() });
+        if !map.contains_key(&key)
+            && map.len() >= MAX_TRACKED_USERNAMES
+            && let Some(oldest) = map.iter().min_by_key(|(_, f)| f.last).map(|(k, _)| *k)
+        {
+            map.remove(&oldest);
+        }
+        let entry = map.entry(key).or_insert(Failures { count: 0, last: Instant::now() });
         entry.count += 1;
         entry.last = Instant::now();
     }
 
     pub fn succeeded(&self, username: &str) {
-        self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(&username.to_lowercase());
+        self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(&UsernameKey::of(username));
     }
 
     pub fn forget_idle(&self) {
         self.failures.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, f| f.last.elapsed() < FORGET_AFTER);
+    }
+
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
+        self.failures.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 }
 
@@ -141,7 +251,7 @@ mod tests {
     #[test]
     fn ip_limit_allows_ten_then_refuses() {
         let l = AuthLimiter::new();
-        let ip: IpAddr = "192.0.2.1".parse().unwrap();
+        let ip = key("192.0.2.1");
         for _ in 0..PER_MINUTE {
             l.check(Guarded::Login, ip).unwrap();
         }
@@ -149,7 +259,62 @@ mod tests {
         assert_eq!(e.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
         assert!(e.retry_after_secs.unwrap() >= 1);
         l.check(Guarded::Register, ip).unwrap();
-        l.check(Guarded::Login, "192.0.2.2".parse().unwrap()).unwrap();
+        l.check(Guarded::Login, key("192.0.2.2")).unwrap();
+    }
+
+    fn key(ip: &str) -> RateKey {
+        RateKey::from(ip.parse::<IpAddr>().unwrap())
+    }
+
+    #[test]
+    fn an_ipv6_client_is_limited_per_64() {
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:192.0.2.7"), key("192.0.2.7"), "IPv4-mapped is the IPv4 address");
+        assert_ne!(key("::ffff:192.0.2.7"), key("::ffff:192.0.2.8"), "IPv4 stays per address");
+
+        let l = PerIp::per_minute(3, "things");
+        for n in 0..3u32 {
+            l.check(key(&format!("2001:db8:1:2::{n:x}"))).unwrap();
+        }
+        let e = l.check(key("2001:db8:1:2:abcd::9")).unwrap_err();
+        assert_eq!(e.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
+        l.check(key("2001:db8:1:3::1")).unwrap();
+    }
+
+    #[test]
+    fn refusals_are_summed_once_a_minute() {
+        let start = Instant::now();
+        let mut tally = RefusalTally::new(start);
+        *tally.counts.entry(Guarded::Login).or_default() += 500;
+        *tally.counts.entry(Guarded::Challenge).or_default() += 2;
+        assert!(tally.summary_due(start + Duration::from_secs(59)).is_empty());
+        let lines = tally.summary_due(start + Duration::from_secs(60));
+        assert_eq!(
+            lines,
+            [
+                "rate limit: refused 2 admin phrase attempts in the last 60 s",
+                "rate limit: refused 500 sign-in attempts in the last 60 s"
+            ]
+        );
+        assert!(tally.summary_due(start + Duration::from_secs(130)).is_empty(), "nothing refused since");
+    }
+
+    #[test]
+    fn the_username_throttle_is_bounded() {
+        let t = LoginThrottle::default();
+        let huge = "x".repeat(64 * 1024);
+        for _ in 0..5 {
+            t.failed(&huge);
+        }
+        assert!(t.check(&huge.to_uppercase()).is_err(), "a long name is still throttled");
+        for n in 0..MAX_TRACKED_USERNAMES + 50 {
+            t.failed(&format!("user{n}"));
+        }
+        assert_eq!(t.tracked(), MAX_TRACKED_USERNAMES);
+        assert!(t.check(&huge).is_ok(), "the name idle longest went first");
+        let map = t.failures.lock().unwrap();
+        assert!(map.contains_key(&UsernameKey::of(&format!("user{}", MAX_TRACKED_USERNAMES + 49))));
     }
 
     #[test]

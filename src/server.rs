@@ -1,7 +1,6 @@
 //! Building the state from a data dir and serving it until a shutdown signal.
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -138,9 +137,7 @@ pub async fn serve(
     let tasks = spawn_background(state.clone());
     let app = app::router(state.clone());
     let listener = crate::metrics::CountingListener::new(listener, state.metrics.clone());
-    let listener = axum::serve::ListenerExt::tap_io(listener, |_| {});
-    let result = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown)
+    crate::http::connections::serve(listener, app, crate::http::connections::Limits::of(&state.options), shutdown)
         .await;
     for task in tasks {
         task.abort();
@@ -155,7 +152,7 @@ pub async fn serve(
     if !state.options.backups.litestream {
         let _ = tokio::task::spawn_blocking(move || db.checkpoint()).await;
     }
-    result
+    Ok(())
 }
 
 fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
@@ -191,6 +188,8 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             health_state.submissions.forget_idle();
             health_state.scans.reports.forget_idle();
             health_state.roblox.bot_lookups.forget_idle();
+            health_state.roblox.public_key_lookups.forget_idle();
+            health_state.visits.forget_idle();
         }
     });
     let maintenance_state = state.clone();

@@ -388,6 +388,37 @@ async fn sign_in_is_limited_per_ip_and_slowed_per_username() {
     let retry: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry));
     assert!(json(res).await["error"].is_string());
+
+    for _ in 0..50 {
+        assert_eq!(login(&c, &s, "someone_else", "x").await.status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+    let conn = rusqlite::Connection::open(s.data_dir.join("fanhub.db")).unwrap();
+    let rows: i64 = conn.query_row("SELECT COUNT(*) FROM login_logs", [], |r| r.get(0)).unwrap();
+    assert_eq!(rows, 9, "only the 9 attempts checked against a password are logged; refused ones write nothing");
+}
+
+#[tokio::test]
+async fn an_ipv6_client_is_limited_per_64() {
+    let s = Server::launch(common::Launch {
+        args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()],
+        ..Default::default()
+    });
+    let c = client();
+    let from = |ip: String| {
+        c.post(s.url("/api/auth/register"))
+            .header("x-forwarded-for", ip)
+            .json(&json!({"username": "v6", "password": "x"}))
+            .send()
+    };
+    for n in 0..10 {
+        assert_eq!(from(format!("2001:db8:aa:bb::{n:x}")).await.unwrap().status(), StatusCode::BAD_REQUEST);
+    }
+    let res = from("2001:db8:aa:bb:1234:5678:9abc:def0".into()).await.unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "another address of the same /64");
+    assert_eq!(from("2001:db8:aa:bc::1".into()).await.unwrap().status(), StatusCode::BAD_REQUEST, "another /64");
+    for n in 0..10 {
+        assert_eq!(from(format!("::ffff:192.0.2.{n}")).await.unwrap().status(), StatusCode::BAD_REQUEST);
+    }
 }
 
 #[tokio::test]

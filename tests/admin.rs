@@ -344,7 +344,7 @@ async fn phrase_flow_gives_a_single_use_challenge_and_an_ip_bound_key() {
 
 #[tokio::test]
 async fn brute_force_on_admin_access_is_limited() {
-    let s = Server::with_env(&[("FANHUB_ADMIN_PHRASE", "p")]);
+    let s = Server::with_env(&[("FANHUB_ADMIN_PHRASE", "a phrase of sixteen or more")]);
     let c = client();
     for _ in 0..10 {
         c.post(s.url("/api/admin/verify-key")).json(&json!({"key": "fha_guess"})).send().await.unwrap();

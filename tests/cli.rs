@@ -49,6 +49,24 @@ fn unusable_data_dirs_exit_2_and_create_nothing() {
 }
 
 #[test]
+fn a_short_admin_phrase_exits_2_and_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("never-created");
+    let out = std::process::Command::new(BIN)
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(&data)
+        .env("FANHUB_ADMIN_PHRASE", "fifteen chars!!")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("FANHUB_ADMIN_PHRASE must be at least 16 characters"), "{err}");
+    assert!(!err.contains("fifteen"), "the phrase is never printed");
+    assert!(!data.exists());
+}
+
+#[test]
 fn a_busy_port_exits_2() {
     let server = Server::start();
     let data = tempfile::tempdir().unwrap();

@@ -72,3 +72,105 @@ async fn no_hostile_request_gets_a_500() {
     let health = json(c.get(server.url("/api/health")).send().await.unwrap()).await;
     assert_eq!(health["status"], "ok", "still healthy after the barrage");
 }
+
+mod slow_clients {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+
+    use super::common::{Launch, Server, client};
+
+    fn launch(args: &[&str]) -> Server {
+        Server::launch(Launch { args: args.iter().map(|a| a.to_string()).collect(), ..Default::default() })
+    }
+
+    /// What the server sent before closing the connection or `wait` passing (None: it neither
+    /// answered nor closed in time).
+    fn read_until_close(stream: &mut TcpStream, wait: Duration) -> Option<String> {
+        stream.set_read_timeout(Some(wait)).unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match stream.read(&mut buf) {
+                Ok(0) => return Some(String::from_utf8_lossy(&got).into_owned()),
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                    return Some(String::from_utf8_lossy(&got).into_owned());
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// The first bytes the server answers within `wait`, or None.
+    fn first_answer(stream: &mut TcpStream, wait: Duration) -> Option<String> {
+        stream.set_read_timeout(Some(wait)).unwrap();
+        let mut buf = [0u8; 4096];
+        match stream.read(&mut buf) {
+            Ok(n) if n > 0 => Some(String::from_utf8_lossy(&buf[..n]).into_owned()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_client_sending_half_a_header_is_disconnected_after_the_read_timeout() {
+        let server = launch(&["--read-timeout-secs", "1"]);
+        let started = Instant::now();
+        let mut stream = TcpStream::connect(server.addr()).unwrap();
+        stream.write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ").unwrap();
+        let closed = read_until_close(&mut stream, Duration::from_secs(8));
+        assert!(closed.is_some(), "still open after 8 s");
+        assert!(started.elapsed() < Duration::from_secs(5), "closed after {:?}", started.elapsed());
+
+        let mut idle = TcpStream::connect(server.addr()).unwrap();
+        idle.write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
+        let answer = first_answer(&mut idle, Duration::from_secs(5)).expect("an answer");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(
+            read_until_close(&mut idle, Duration::from_secs(8)).is_some(),
+            "an idle keep-alive connection is closed"
+        );
+    }
+
+    #[tokio::test]
+    async fn connections_over_the_cap_wait_and_the_cap_is_logged() {
+        let server = launch(&["--max-connections", "2", "--read-timeout-secs", "30"]);
+        let holders: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(server.addr()).unwrap()).collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let mut third = TcpStream::connect(server.addr()).unwrap();
+        third.write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+        assert_eq!(first_answer(&mut third, Duration::from_millis(1500)), None, "answered over the cap");
+        let log = server.stderr();
+        assert_eq!(log.matches("the cap (--max-connections)").count(), 1, "{log}");
+        drop(holders);
+        let answer = first_answer(&mut third, Duration::from_secs(5)).expect("answered once a connection closed");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        let res = client().get(server.url("/api/health")).send().await.unwrap();
+        assert!(res.status().is_success());
+    }
+
+    #[tokio::test]
+    async fn an_advertisement_over_a_limit_is_refused_before_its_body_is_read() {
+        let server = launch(&[]);
+        let headers = |length: usize| {
+            format!(
+                "POST /api/advertise HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=xyz\r\nContent-Length: {length}\r\n\r\n"
+            )
+        };
+        let mut huge = TcpStream::connect(server.addr()).unwrap();
+        huge.write_all(headers(7 * 1024 * 1024).as_bytes()).unwrap();
+        let answer = first_answer(&mut huge, Duration::from_secs(5)).expect("answered without the body");
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+
+        for _ in 0..5 {
+            let form = reqwest::multipart::Form::new().text("websiteUrl", "https://a.example");
+            let res = client().post(server.url("/api/advertise")).multipart(form).send().await.unwrap();
+            assert_eq!(res.status(), reqwest::StatusCode::BAD_REQUEST);
+        }
+        let mut sixth = TcpStream::connect(server.addr()).unwrap();
+        sixth.write_all(headers(1024 * 1024).as_bytes()).unwrap();
+        let answer = first_answer(&mut sixth, Duration::from_secs(5)).expect("answered without the body");
+        assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+        assert!(answer.to_ascii_lowercase().contains("retry-after:"), "{answer}");
+    }
+}

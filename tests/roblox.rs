@@ -394,15 +394,16 @@ async fn a_spent_budget_answers_503_instead_of_calling_roblox() {
     });
     let setup = Setup::new(&fake, &[("# \"users/v1/users/{id}\" = 24", "\"users/v1/users/{id}\" = 2")], &[]);
     let server = setup.start();
-    let key = public_key(&server).await;
+    // The bot API: with a budget of 2, the public key would allow one lookup an address.
     for name in ["BudgetA", "BudgetB"] {
-        let (status, _, body) = newgen(&server, &key, name).await;
+        let (status, _, body) = get(&server, &format!("/api/discord-bot/check/{name}")).await;
         assert_eq!(status, 200, "{body}");
     }
-    let (status, headers, body) = newgen(&server, &key, "BudgetC").await;
+    let (status, headers, body) = get(&server, "/api/discord-bot/check/BudgetC").await;
     assert_error_shape(status, &body, 503);
     assert!(headers["retry-after"].to_str().unwrap().parse::<u64>().unwrap() > 2);
     assert_eq!(fake.calls(fake_roblox::USER), 2, "the site kept under its budget, so Roblox never said 429");
+    let key = public_key(&server).await;
     let (status, _, _) = newgen(&server, &key, "BudgetA").await;
     assert_eq!(status, 200, "cached players still answer");
 }
@@ -604,4 +605,31 @@ async fn the_bot_api_limits_lookups_that_ask_roblox_per_address_never_cached_one
     assert_eq!((status, cached["username"].as_str()), (200, Some("VetCached")), "{cached}");
     let (status, _, _) = get(&server, "/api/discord-bot/check/NewLimit2").await;
     assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn the_public_key_limits_lookups_that_ask_roblox_per_address_to_a_share_of_the_budget() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| m.award_dates_need_cookie = false);
+    let setup = Setup::new(&fake, &[], &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    // A quarter of the default profile budget of 24 a minute.
+    for i in 1..=6 {
+        let (status, _, body) = newgen(&server, &key, &format!("VetShare{i}")).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let asked = fake.calls(fake_roblox::USERNAMES);
+    let (status, headers, body) = newgen(&server, &key, "VetShare7").await;
+    assert_error_shape(status, &body, 429);
+    assert!(body["message"].as_str().unwrap().starts_with("At most 6 lookups with the public key"), "{body}");
+    let retry: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry));
+    assert_eq!(fake.calls(fake_roblox::USERNAMES), asked, "the refused lookup never reached Roblox");
+    for _ in 0..20 {
+        let (status, _, body) = newgen(&server, &key, "vetshare3").await;
+        assert_eq!(status, 200, "players looked up recently are answered: {body}");
+    }
+    let (status, _, _) = newgen(&server, &key, "no!such!name").await;
+    assert_eq!(status, 400, "a bad name is refused as such, uncounted");
 }

@@ -131,7 +131,7 @@ pub(crate) async fn register(
     Extension(client): Extension<ClientIp>,
     Json(body): Json<Registration>,
 ) -> Result<Response, ApiError> {
-    state.auth_limiter.check(Guarded::Register, client.ip)?;
+    state.auth_limiter.check(Guarded::Register, client.rate_key())?;
     let username = body.username;
     let fields = validate_registration(&username, &body.password);
     if !fields.is_empty() {
@@ -201,11 +201,10 @@ pub(crate) async fn login(
     let ip = loggable_ip(&client, &headers);
     let ua = crate::http::user_agent(&headers).to_string();
     let username = body.username.trim().to_string();
-    let limited =
-        state.auth_limiter.check(Guarded::Login, client.ip).and_then(|_| state.login_throttle.check(&username));
-    if let Err(e) = limited {
-        let (u, i, a) = (username.clone(), ip.clone(), ua.clone());
-        state.db.write(move |tx| log_attempt(tx, &u, &i, &a, "rate_limited")).await?;
+    // A refused attempt writes nothing: the limiter counts it and logs a summary a minute.
+    state.auth_limiter.check(Guarded::Login, client.rate_key())?;
+    if let Err(e) = state.login_throttle.check(&username) {
+        state.auth_limiter.note_refused(Guarded::Login);
         return Err(e);
     }
     let mut missing = BTreeMap::new();

@@ -34,7 +34,7 @@ pub(crate) async fn verify_key(
     Extension(client): Extension<ClientIp>,
     Json(body): Json<KeyBody>,
 ) -> Result<Response, ApiError> {
-    state.auth_limiter.check(Guarded::VerifyKey, client.ip)?;
+    state.auth_limiter.check(Guarded::VerifyKey, client.rate_key())?;
     let key = body.key.trim().to_string();
     if key.is_empty() {
         return Err(ApiError::bad_request("Please enter an admin key"));
@@ -162,7 +162,7 @@ pub(crate) async fn generate_challenge(
     Extension(client): Extension<ClientIp>,
     Json(body): Json<PhraseBody>,
 ) -> Result<JsonOut<Challenge>, ApiError> {
-    state.auth_limiter.check(Guarded::Challenge, client.ip)?;
+    state.auth_limiter.check(Guarded::Challenge, client.rate_key())?;
     check_phrase(&state, &body.phrase).inspect_err(|_| tracing::warn!("wrong admin phrase from {}", client.ip))?;
     let challenge = state.challenges.issue(client.ip);
     Ok(JsonOut(Challenge { success: true, challenge, ip: client.ip.to_string() }))
@@ -177,7 +177,7 @@ pub(crate) async fn create_lifetime_key(
     Extension(client): Extension<ClientIp>,
     Json(body): Json<ChallengeAnswer>,
 ) -> Result<Response, ApiError> {
-    state.auth_limiter.check(Guarded::Challenge, client.ip)?;
+    state.auth_limiter.check(Guarded::Challenge, client.rate_key())?;
     check_phrase(&state, &body.phrase)?;
     state.challenges.redeem(&body.challenge, client.ip)?;
     let ip = client.ip;

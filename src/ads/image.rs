@@ -24,6 +24,8 @@ pub enum ImageProblem {
     TrailingData,
     /// Cut off or damaged.
     Unreadable,
+    /// Re-encoded without loss it would pass 5 MiB, and its transparency keeps it from JPEG.
+    TooLargeReencoded,
 }
 
 impl ImageProblem {
@@ -39,6 +41,9 @@ impl ImageProblem {
             }
             Self::TrailingData => "The image file carries extra data after the picture. Export it again.".into(),
             Self::Unreadable => "The image could not be read. It may be damaged or cut off.".into(),
+            Self::TooLargeReencoded => "Stored without loss, this transparent image would be over 5 MB. \
+                Upload it smaller, or as a PNG or JPEG of at most 5 MB."
+                .into(),
         }
     }
 }
@@ -105,26 +110,75 @@ pub fn clean(bytes: &[u8], file_name: &str) -> Result<CleanImage, ImageProblem> 
     reader.limits(limits);
     let decoded = reader.decode().map_err(|_| ImageProblem::Unreadable)?;
     let design = super::colors::design(&decoded);
-    let (bytes, extension, content_type) = reencode(&decoded, format).map_err(|_| ImageProblem::Unreadable)?;
+    let lossy = format == ImageFormat::Jpeg || (format == ImageFormat::WebP && is_lossy_webp(bytes));
+    let (bytes, extension, content_type) = reencode(&decoded, lossy, MAX_BYTES)?;
     Ok(CleanImage { bytes, extension, content_type, width, height, design })
 }
 
-/// Photos stay JPEG (quality 85); everything else becomes PNG (lossless). Only pixels are written.
-fn reencode(img: &DynamicImage, format: ImageFormat) -> image::ImageResult<(Vec<u8>, &'static str, &'static str)> {
-    let mut out = Cursor::new(Vec::new());
-    if format == ImageFormat::Jpeg {
-        let rgb = img.to_rgb8();
-        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85).encode_image(&rgb)?;
-        Ok((out.into_inner(), "jpg", "image/jpeg"))
+type Encoded = (Vec<u8>, &'static str, &'static str);
+
+/// Only pixels are written. Lossy input without transparency (JPEG, lossy WebP) stays lossy as
+/// JPEG (quality 85); the rest becomes PNG (lossless). A PNG over `max_bytes` (a small lossy or
+/// palette image can grow about tenfold) becomes JPEG when it has no transparency, else the
+/// image is refused: the stored file is never over the upload limit.
+fn reencode(img: &DynamicImage, lossy: bool, max_bytes: usize) -> Result<Encoded, ImageProblem> {
+    let opaque = is_opaque(img);
+    let encoded = if lossy && opaque {
+        jpeg(img)
     } else {
-        let encoder = image::codecs::png::PngEncoder::new_with_quality(
-            &mut out,
-            image::codecs::png::CompressionType::Fast,
-            image::codecs::png::FilterType::Adaptive,
-        );
-        img.write_with_encoder(encoder)?;
-        Ok((out.into_inner(), "png", "image/png"))
+        let png = png(img)?;
+        if png.0.len() <= max_bytes {
+            return Ok(png);
+        }
+        if !opaque {
+            return Err(ImageProblem::TooLargeReencoded);
+        }
+        jpeg(img)
+    }?;
+    if encoded.0.len() > max_bytes {
+        return Err(ImageProblem::TooLarge);
     }
+    Ok(encoded)
+}
+
+fn jpeg(img: &DynamicImage) -> Result<Encoded, ImageProblem> {
+    let mut out = Cursor::new(Vec::new());
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85)
+        .encode_image(&img.to_rgb8())
+        .map_err(|_| ImageProblem::Unreadable)?;
+    Ok((out.into_inner(), "jpg", "image/jpeg"))
+}
+
+fn png(img: &DynamicImage) -> Result<Encoded, ImageProblem> {
+    let mut out = Cursor::new(Vec::new());
+    let encoder = image::codecs::png::PngEncoder::new_with_quality(
+        &mut out,
+        image::codecs::png::CompressionType::Fast,
+        image::codecs::png::FilterType::Adaptive,
+    );
+    img.write_with_encoder(encoder).map_err(|_| ImageProblem::Unreadable)?;
+    Ok((out.into_inner(), "png", "image/png"))
+}
+
+fn is_opaque(img: &DynamicImage) -> bool {
+    use image::GenericImageView;
+    !img.color().has_alpha() || img.pixels().all(|(_, _, p)| p.0[3] == u8::MAX)
+}
+
+/// Whether a WebP file holds a lossy (`VP8 `) bitstream rather than a lossless (`VP8L`) one,
+/// walking its RIFF chunks.
+fn is_lossy_webp(bytes: &[u8]) -> bool {
+    let mut at = 12;
+    while let Some(header) = bytes.get(at..at + 8) {
+        match &header[..4] {
+            b"VP8 " => return true,
+            b"VP8L" => return false,
+            _ => {}
+        }
+        let size = u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize;
+        at = at.saturating_add(8).saturating_add(size).saturating_add(size & 1);
+    }
+    false
 }
 
 /// Whether bytes follow the image's own end marker (a polyglot: an image with an HTML page or a
@@ -241,5 +295,48 @@ pub mod tests {
         bomb[20..24].copy_from_slice(&60_000u32.to_be_bytes());
         let e = clean(&bomb, "bomb.png").unwrap_err();
         assert!(matches!(e, ImageProblem::TooManyPixels { width: 60_000, .. } | ImageProblem::Unreadable), "{e:?}");
+    }
+
+    #[test]
+    fn a_reencoded_image_never_outgrows_the_limit() {
+        let noise = |alpha: u8| {
+            let mut seed = 0x2545_f491_u32;
+            DynamicImage::ImageRgba8(RgbaImage::from_fn(256, 256, |_, _| {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let [r, g, b, _] = seed.to_le_bytes();
+                Rgba([r, g, b, alpha])
+            }))
+        };
+        let opaque = noise(255);
+        let (bytes, ext, _) = reencode(&opaque, false, 10_000_000).unwrap();
+        assert_eq!(ext, "png", "lossless input within the limit stays lossless");
+        let limit = bytes.len() / 2;
+        let (bytes, ext, content_type) = reencode(&opaque, false, limit).unwrap();
+        assert_eq!((ext, content_type), ("jpg", "image/jpeg"), "too large as PNG: lossy instead");
+        assert!(bytes.len() <= limit);
+        assert_eq!(reencode(&opaque, true, 10_000_000).unwrap().1, "jpg", "lossy input stays lossy");
+        assert_eq!(reencode(&noise(128), false, limit).unwrap_err(), ImageProblem::TooLargeReencoded);
+        assert_eq!(reencode(&noise(128), true, 10_000_000).unwrap().1, "png", "transparency needs PNG");
+        assert_eq!(reencode(&opaque, false, 1_000).unwrap_err(), ImageProblem::TooLarge);
+    }
+
+    #[test]
+    fn lossy_webp_is_told_from_lossless() {
+        let riff = |chunks: &[(&[u8; 4], usize)]| {
+            let mut b = b"RIFF\0\0\0\0WEBP".to_vec();
+            for (kind, len) in chunks {
+                b.extend_from_slice(*kind);
+                b.extend_from_slice(&(*len as u32).to_le_bytes());
+                b.extend(std::iter::repeat_n(0u8, len + (len & 1)));
+            }
+            b
+        };
+        assert!(is_lossy_webp(&riff(&[(b"VP8 ", 10)])));
+        assert!(!is_lossy_webp(&riff(&[(b"VP8L", 10)])));
+        assert!(is_lossy_webp(&riff(&[(b"VP8X", 10), (b"ALPH", 5), (b"VP8 ", 10)])));
+        assert!(!is_lossy_webp(&riff(&[(b"VP8X", 10), (b"VP8L", 10)])));
+        assert!(!is_lossy_webp(b"RIFF"));
     }
 }

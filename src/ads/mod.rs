@@ -14,7 +14,7 @@ use crate::ratelimit::PerIp;
 use axum::Extension;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Multipart, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -250,24 +250,35 @@ fn check_fields(parts: &Parts) -> Result<Fields, ApiError> {
     })
 }
 
-/// Submit an advertisement for manual review (multipart form). 5 submissions an hour per IP.
+/// Submit an advertisement for manual review (multipart form). 5 submissions an hour per IP,
+/// counted (and refused) before the form is read.
 #[utoipa::path(post, path = "/api/advertise", tag = "ads", operation_id = "submitAdvertisement",
     request_body(content = AdForm, content_type = "multipart/form-data"),
     responses((status = 201, body = Submitted), (status = 400, description = "Missing or invalid fields, unreadable image"),
-        (status = 413, description = "Over 5 MB"), (status = 415, description = "Not a PNG, JPEG, WebP or GIF"),
-        (status = 429, description = "More than 5 submissions this hour from this IP")))]
+        (status = 413, description = "Image over 5 MB, or a Content-Length over the 6 MiB form limit (refused before the body is read)"), (status = 415, description = "Not a PNG, JPEG, WebP or GIF"),
+        (status = 429, description = "More than 5 submissions this hour from this IP (refused before the body is read)")))]
 pub(crate) async fn submit(
     State(state): State<AppState>,
     Extension(client): Extension<ClientIp>,
-    form: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+    req: axum::extract::Request,
 ) -> Result<Response, ApiError> {
-    let form = form.map_err(|e| {
+    // Both refusals come before the body is read, so a refused client cannot make the server
+    // take in megabytes first.
+    let refused = if content_length(req.headers()).is_some_and(|n| n > MULTIPART_LIMIT as u64) {
+        Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "The form may be at most 6 MB with its image."))
+    } else {
+        state.submissions.check(client.rate_key())
+    };
+    if let Err(e) = refused {
+        discard_in_background(req.into_body());
+        return Err(e);
+    }
+    let form = Multipart::from_request(req, &state).await.map_err(|e| {
         ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Send the form as multipart/form-data.")
             .with_message(e.body_text())
     })?;
     let parts = read_parts(form).await?;
     let fields = check_fields(&parts)?;
-    state.submissions.check(client.ip)?;
     let (file_name, bytes) = parts.image.unwrap_or_default();
     let uploads = uploads_dir(&state.data_dir);
     // Decoding, re-encoding and the file write are heavy, blocking work.
@@ -340,6 +351,31 @@ pub(crate) async fn submit(
     Ok((StatusCode::CREATED, axum::Json(body)).into_response())
 }
 
+fn content_length(headers: &axum::http::HeaderMap) -> Option<u64> {
+    headers.get(header::CONTENT_LENGTH)?.to_str().ok()?.trim().parse().ok()
+}
+
+/// How much of a refused request's body is read and dropped, and for how long, so that a client
+/// still sending gets the refusal instead of a reset connection (nothing is kept).
+const DISCARD_AT_MOST: usize = 16 * 1024 * 1024;
+const DISCARD_FOR: std::time::Duration = std::time::Duration::from_secs(10);
+
+fn discard_in_background(body: Body) {
+    tokio::spawn(async move {
+        let mut body = std::pin::pin!(body);
+        let mut seen = 0usize;
+        let _ = tokio::time::timeout(DISCARD_FOR, async {
+            while let Some(Ok(frame)) = http_body_util::BodyExt::frame(&mut body).await {
+                seen += frame.data_ref().map_or(0, |d| d.len());
+                if seen > DISCARD_AT_MOST {
+                    break;
+                }
+            }
+        })
+        .await;
+    });
+}
+
 /// An uploaded ad image, by the random name the server gave it.
 #[utoipa::path(get, path = "/uploads/{name}", tag = "ads", operation_id = "getUpload",
     params(("name" = String, Path, description = "The stored file's name", pattern = r"^[0-9a-f]{32}\.(png|jpg)$")),
@@ -355,9 +391,12 @@ pub(crate) async fn upload(State(state): State<AppState>, Path(name): Path<Strin
     if stem.len() != 32 || !stem.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
         return Err(not_found());
     }
-    let bytes = tokio::fs::read(uploads_dir(&state.data_dir).join(&name)).await.map_err(|_| not_found())?;
-    let mut res = Response::new(Body::from(bytes));
+    // Streamed from the file: a page view costs a read buffer, not the whole image in memory.
+    let file = tokio::fs::File::open(uploads_dir(&state.data_dir).join(&name)).await.map_err(|_| not_found())?;
+    let length = file.metadata().await.map_err(|_| not_found())?.len();
+    let mut res = Response::new(Body::from_stream(tokio_util::io::ReaderStream::new(file)));
     let h = res.headers_mut();
+    h.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(header::CACHE_CONTROL, crate::http::cached::Caching::IMMUTABLE.header());
     h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline"));

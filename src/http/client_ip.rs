@@ -18,6 +18,13 @@ pub struct ClientIp {
     pub https: bool,
 }
 
+impl ClientIp {
+    /// What the per-address rate limits count for this client.
+    pub fn rate_key(&self) -> crate::ratelimit::RateKey {
+        self.ip.into()
+    }
+}
+
 const FORWARDING_HEADERS: [&str; 4] = ["x-forwarded-for", "x-real-ip", "forwarded", "x-forwarded-host"];
 
 pub fn resolve(peer: SocketAddr, headers: &HeaderMap, trusted: &[IpNet]) -> ClientIp {

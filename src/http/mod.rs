@@ -4,6 +4,7 @@
 pub mod assets;
 pub mod cached;
 pub mod client_ip;
+pub mod connections;
 pub mod cookies;
 pub mod csrf;
 pub mod extract;

@@ -37,7 +37,7 @@ pub async fn require_api_key(State(state): State<AppState>, mut req: Request, ne
             .into_response();
     };
     // Everyone shares the public default key, so its limits apply per caller.
-    let subject = Subject { key_id: key.id, ip: key.is_public.then_some(client.ip) };
+    let subject = Subject { key_id: key.id, ip: key.is_public.then_some(client.rate_key()) };
     let now = jiff::Timestamp::now();
     let verdict = state.keys.limits.check(subject, now.as_second());
     if !verdict.allowed {

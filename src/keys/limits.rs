@@ -3,17 +3,18 @@
 //! the tightest window for the `X-RateLimit-*` headers.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::Mutex;
+
+use crate::ratelimit::RateKey;
 
 /// (window length in seconds, calls allowed in it), tightest first.
 pub const WINDOWS: [(i64, u32); 3] = [(60, 100), (3600, 1_000), (86_400, 10_000)];
 
-/// What is limited: a key, or for the shared public key, the key and the caller's IP.
+/// What is limited: a key, or for the shared public key, the key and the caller's address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Subject {
     pub key_id: i64,
-    pub ip: Option<IpAddr>,
+    pub ip: Option<RateKey>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]

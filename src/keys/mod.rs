@@ -204,7 +204,7 @@ pub(crate) async fn generate_key(
     Json(body): Json<NewKey>,
 ) -> Result<Response, ApiError> {
     let name = validate_name(&body.name)?;
-    state.keys.new_keys.check(client.ip)?;
+    state.keys.new_keys.check(client.rate_key())?;
     let user = sessions::signed_in(&state, &headers).await?;
     let mut new_cookie = None;
     let owner = match (user, owner_token(&headers)) {

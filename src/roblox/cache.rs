@@ -69,6 +69,11 @@ impl<K: Eq + Hash + Clone, V: Clone> Default for Coalescer<K, V> {
 }
 
 impl<K: Eq + Hash + Clone, V: Clone> Coalescer<K, V> {
+    /// True while a lookup of `key` runs (a caller asking now waits for it, costing nothing more).
+    pub fn in_flight(&self, key: &K) -> bool {
+        self.in_flight.lock().unwrap_or_else(|p| p.into_inner()).contains_key(key)
+    }
+
     pub async fn run<F, Fut>(&self, key: K, make: F) -> V
     where
         F: FnOnce() -> Fut,

@@ -315,6 +315,8 @@ pub struct Inner {
     pub(crate) key_requests: routes::KeyRequests,
     /// Lookups through the bot API (which takes no key) that ask Roblox, per caller.
     pub(crate) bot_lookups: crate::ratelimit::PerIp,
+    /// Newgen checks with the shared public key that ask Roblox, per caller.
+    pub(crate) public_key_lookups: crate::ratelimit::PerIp,
     /// Award dates refused for the whole site (no cookie, cookie rejected) until this time (ms).
     site_refusal: std::sync::Mutex<Option<(i64, Unavailable)>>,
 }
@@ -433,6 +435,7 @@ impl Roblox {
             monitor: monitor::Monitor::new(config.badges.tracked.len()),
             key_requests: Default::default(),
             bot_lookups: routes::bot_lookup_limit(),
+            public_key_lookups: routes::public_key_lookup_limit(&config.limits.budgets),
             site_refusal: Default::default(),
             config,
         }))
@@ -457,6 +460,12 @@ impl Roblox {
             return Ok(report);
         }
         self.by_name.run(key.clone(), || self.fetch_by_name(username.to_string(), key, priority)).await
+    }
+
+    /// True when a lookup of `username` now would not ask Roblox: it is cached or already running.
+    pub fn answered_without_asking(&self, username: &str) -> bool {
+        let key = username.trim().to_ascii_lowercase();
+        self.cached(&key).is_some() || self.by_name.in_flight(&key)
     }
 
     /// The report of a cached lookup of `username`, still fresh; never calls Roblox.

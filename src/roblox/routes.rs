@@ -36,6 +36,18 @@ pub fn bot_lookup_limit() -> crate::ratelimit::PerIp {
     crate::ratelimit::PerIp::per_minute(BOT_LOOKUPS_PER_MINUTE, "lookups of players not looked up recently")
 }
 
+/// Everyone shares the public key, so its lookups that ask Roblox are limited per address to
+/// this fraction of the profile budget (the scarcest one a lookup spends): one caller can never
+/// spend the budget of every visitor. Players looked up recently are answered to anyone.
+const PUBLIC_KEY_SHARE_OF_PROFILE_BUDGET: u32 = 4;
+
+pub fn public_key_lookup_limit(budgets: &std::collections::BTreeMap<String, u32>) -> crate::ratelimit::PerIp {
+    let profile = super::http::USER;
+    let budget = budgets.get(&profile.name()).copied().unwrap_or(profile.default_budget);
+    let per_minute = (budget / PUBLIC_KEY_SHARE_OF_PROFILE_BUDGET).max(1);
+    crate::ratelimit::PerIp::per_minute(per_minute, "lookups with the public key of players not looked up recently")
+}
+
 /// A bot API lookup: from the cache for anyone, else counted against the caller's address (a
 /// name Roblox could not hold is refused first, uncounted).
 async fn bot_lookup(state: &AppState, client: ClientIp, username: &str) -> Result<Arc<PlayerReport>, ApiError> {
@@ -43,7 +55,7 @@ async fn bot_lookup(state: &AppState, client: ClientIp, username: &str) -> Resul
         return Ok(report);
     }
     super::classify::check_username(username.trim()).map_err(super::RobloxError::BadUsername)?;
-    state.roblox.bot_lookups.check(client.ip)?;
+    state.roblox.bot_lookups.check(client.rate_key())?;
     Ok(state.roblox.lookup(username, Priority::Interactive).await?)
 }
 
@@ -233,17 +245,25 @@ impl KeyRequests {
     params(("username" = String, Path, description = "A Roblox username: 3-20 letters, digits and at most one underscore (not first or last)", min_length = 3, max_length = 20, pattern = r"^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$")),
     responses(
         (status = 200, description = "The player, classified", body = NewgenCheck),
-        LookupFailures))]
+        LookupFailures,
+        (status = 429, description = "The key is over its rate limit (see the X-RateLimit-* headers), or, with the public key, more than a quarter of the site's Roblox profile budget a minute (6 with the default budget of 24) of players not looked up recently came from this address. Retry-After says when to try again; `message` says which limit; players looked up recently are still answered.")))]
 pub(crate) async fn newgen_check(
     State(state): State<AppState>,
     Extension(ApiCaller(key)): Extension<ApiCaller>,
+    Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
 ) -> Result<Response, ApiError> {
+    if key.is_public && !state.roblox.answered_without_asking(&username) {
+        super::classify::check_username(username.trim()).map_err(super::RobloxError::BadUsername)?;
+        state.roblox.public_key_lookups.check(client.rate_key())?;
+    }
     let report = state.roblox.lookup(&username, Priority::Interactive).await?;
     let requests = state.roblox.key_requests.count(&state, key.id).await;
     // Everything but `apiKey` is the same for every caller until the account's age in days
     // changes, so a cached player's answer is serialized once and only the key's part is added.
-    let head = report.rendered.get_or_render(report.account_age_days(), |account_age| newgen_answer_head(&report, account_age));
+    let head = report
+        .rendered
+        .get_or_render(report.account_age_days(), |account_age| newgen_answer_head(&report, account_age));
     let mut body = Vec::with_capacity(head.len() + key.name.len() + 48);
     body.extend_from_slice(&head);
     body.extend_from_slice(b",\"apiKey\":");

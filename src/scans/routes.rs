@@ -573,7 +573,7 @@ pub(crate) async fn report_abuse(
     JsonBody(body): JsonBody<ReportRequest>,
 ) -> Result<(StatusCode, Json<ReportAnswer>), ApiError> {
     let report = validate_report(&body)?;
-    state.scans.reports.check(client.ip)?;
+    state.scans.reports.check(client.rate_key())?;
     let key_id = Some(caller.0.id);
     let (id, saved) = state
         .db

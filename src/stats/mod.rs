@@ -66,7 +66,8 @@ fn route_values() -> utoipa::openapi::Object {
 /// content type is read as JSON.
 #[utoipa::path(post, path = "/api/pageview", tag = "site", operation_id = "recordPageView",
     request_body(content = PageView, content_type = "application/json", description = "Also accepted as text/plain (navigator.sendBeacon)"),
-    responses((status = 204, description = "Counted"), (status = 400, description = "Not JSON, or not a page of this site")))]
+    responses((status = 204, description = "Counted"), (status = 400, description = "Not JSON, or not a page of this site"),
+        (status = 429, description = "More than 60 page views a minute from this address: not counted (Retry-After says when)")))]
 pub(crate) async fn record_pageview(
     State(state): State<AppState>,
     client: Option<axum::Extension<ClientIp>>,
@@ -80,7 +81,7 @@ pub(crate) async fn record_pageview(
         return Err(ApiError::bad_request("That is not a page of this site."));
     };
     if let Some(axum::Extension(client)) = client {
-        state.visits.record(route, client.ip, crate::http::user_agent(&headers));
+        state.visits.record(route, client.ip, crate::http::user_agent(&headers))?;
     }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -1,6 +1,8 @@
 //! Counting page views and monthly unique visitors without cookies and without storing IPs.
 //! A visitor is a hash of a random per-month salt, the IP and the user agent. The salt is
 //! deleted when its month ends, so the hashes cannot be traced back to an IP afterwards.
+//! One address counts at most 60 views a minute and 20 visitors (user agents) a day, so a client
+//! sending made-up user agents inflates neither the figures nor the tables.
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -10,6 +12,43 @@ use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
+use crate::ratelimit::{PerIp, RateKey};
+
+/// Views counted per address a minute; more are not counted.
+pub const VIEWS_PER_MINUTE: u32 = 60;
+/// Visitors (user agents) counted per address a day: a few browsers and devices behind one
+/// address; further user agents from it count as views only.
+const VISITORS_PER_ADDRESS: usize = 20;
+/// Addresses whose visitors of the day are remembered; past this, new addresses count views only.
+const TRACKED_ADDRESSES: usize = 100_000;
+
+#[derive(Default)]
+struct VisitorsByAddress {
+    day: String,
+    seen: HashMap<RateKey, Vec<[u8; 16]>>,
+}
+
+impl VisitorsByAddress {
+    /// True when `visitor` may count: already seen from `key` today, or one of its first few.
+    fn admit(&mut self, day: &str, key: RateKey, visitor: [u8; 16]) -> bool {
+        if self.day != day {
+            self.day = day.to_string();
+            self.seen.clear();
+        }
+        if !self.seen.contains_key(&key) && self.seen.len() >= TRACKED_ADDRESSES {
+            return false;
+        }
+        let seen = self.seen.entry(key).or_default();
+        if seen.contains(&visitor) {
+            return true;
+        }
+        if seen.len() >= VISITORS_PER_ADDRESS {
+            return false;
+        }
+        seen.push(visitor);
+        true
+    }
+}
 
 #[derive(Default)]
 pub struct Pending {
@@ -22,6 +61,8 @@ pub struct Pending {
 pub struct Visits {
     salt: Mutex<(String, [u8; 32])>,
     pending: Mutex<Pending>,
+    views: PerIp,
+    visitors_by_address: Mutex<VisitorsByAddress>,
 }
 
 pub fn today_key() -> String {
@@ -41,11 +82,19 @@ impl Visits {
     /// Loads (or creates) this month's salt and deletes older ones.
     pub fn open(conn: &Connection) -> Result<Self, ApiError> {
         let salt = current_salt(conn)?;
-        Ok(Self { salt: Mutex::new(salt), pending: Mutex::new(Pending::default()) })
+        Ok(Self {
+            salt: Mutex::new(salt),
+            pending: Mutex::new(Pending::default()),
+            views: PerIp::per_minute(VIEWS_PER_MINUTE, "page views"),
+            visitors_by_address: Mutex::default(),
+        })
     }
 
-    /// Counts a view of `route` (one of the app's routes) by this visitor.
-    pub fn record(&self, route: &'static str, ip: IpAddr, user_agent: &str) {
+    /// Counts a view of `route` (one of the app's routes) by this visitor, unless its address is
+    /// over its views a minute (then the refusal, with Retry-After, is returned).
+    pub fn record(&self, route: &'static str, ip: IpAddr, user_agent: &str) -> Result<(), ApiError> {
+        let key = RateKey::from(ip);
+        self.views.check(key)?;
         let day = today_key();
         let visitor = if is_bot(user_agent) {
             None
@@ -61,6 +110,8 @@ impl Visits {
             short.copy_from_slice(&digest[..16]);
             Some((salt.0.clone(), short))
         };
+        let visitor = visitor
+            .filter(|v| self.visitors_by_address.lock().unwrap_or_else(|p| p.into_inner()).admit(&day, key, v.1));
         let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
         *pending.route_views.entry((day.clone(), route)).or_default() += 1;
         if let Some(v) = visitor {
@@ -68,6 +119,11 @@ impl Visits {
             pending.visitors.insert(v);
         }
         *pending.views.entry(day).or_default() += 1;
+        Ok(())
+    }
+
+    pub fn forget_idle(&self) {
+        self.views.forget_idle();
     }
 
     pub fn take_pending(&self) -> Pending {
@@ -137,10 +193,10 @@ mod tests {
         let (_dir, conn) = crate::db::open_for_tests();
         let v = Visits::open(&conn).unwrap();
         let ip: IpAddr = "198.51.100.7".parse().unwrap();
-        v.record("/", ip, "Mozilla/5.0 Firefox");
-        v.record("/commands", ip, "Mozilla/5.0 Firefox");
-        v.record("/", "198.51.100.8".parse().unwrap(), "Mozilla/5.0 Firefox");
-        v.record("/", ip, "Googlebot/2.1");
+        v.record("/", ip, "Mozilla/5.0 Firefox").unwrap();
+        v.record("/commands", ip, "Mozilla/5.0 Firefox").unwrap();
+        v.record("/", "198.51.100.8".parse().unwrap(), "Mozilla/5.0 Firefox").unwrap();
+        v.record("/", ip, "Googlebot/2.1").unwrap();
         persist(&conn, &v.take_pending()).unwrap();
         let visitors: i64 = conn.query_row("SELECT COUNT(*) FROM monthly_visitors", [], |r| r.get(0)).unwrap();
         let views: i64 = conn.query_row("SELECT SUM(views) FROM page_views", [], |r| r.get(0)).unwrap();
@@ -150,5 +206,23 @@ mod tests {
         assert_eq!((daily, home), (2, 3));
         let stored: Vec<u8> = conn.query_row("SELECT hash FROM monthly_visitors LIMIT 1", [], |r| r.get(0)).unwrap();
         assert!(!String::from_utf8_lossy(&stored).contains("198.51"));
+    }
+
+    #[test]
+    fn one_address_counts_few_visitors_and_limited_views() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let v = Visits::open(&conn).unwrap();
+        let ip: IpAddr = "2001:db8:5:6::1".parse().unwrap();
+        for n in 0..VIEWS_PER_MINUTE {
+            v.record("/", ip, &format!("Mozilla/5.0 Random/{n}")).unwrap();
+        }
+        let refused = v.record("/", "2001:db8:5:6::2".parse().unwrap(), "Mozilla/5.0 Firefox").unwrap_err();
+        assert_eq!(refused.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
+        assert!(refused.retry_after_secs.is_some());
+        v.record("/", "198.51.100.9".parse().unwrap(), "Mozilla/5.0 Firefox").unwrap();
+        persist(&conn, &v.take_pending()).unwrap();
+        let visitors: i64 = conn.query_row("SELECT COUNT(*) FROM monthly_visitors", [], |r| r.get(0)).unwrap();
+        let views: i64 = conn.query_row("SELECT SUM(views) FROM page_views", [], |r| r.get(0)).unwrap();
+        assert_eq!((visitors, views), (VISITORS_PER_ADDRESS as i64 + 1, VIEWS_PER_MINUTE as i64 + 1));
     }
 }
