@@ -74,6 +74,15 @@ impl ApiError {
         e.internal = Some(cause.to_string());
         e
     }
+    /// A write that failed for want of disk space: 507, and the disk is marked full.
+    pub fn out_of_space(what: &str) -> Self {
+        crate::disk::DATA_DISK.ran_out(what);
+        Self::new(StatusCode::INSUFFICIENT_STORAGE, OUT_OF_SPACE)
+            .with_message("Writes are saved again as soon as the server's disk has room; please try again later.")
+    }
+    pub fn is_out_of_space(&self) -> bool {
+        self.status == StatusCode::INSUFFICIENT_STORAGE
+    }
     /// A validation error: one sentence per field, the first also as the toast sentence.
     pub fn validation(fields: BTreeMap<String, String>) -> Self {
         let first = fields.values().next().cloned().unwrap_or_else(|| "Invalid input".into());
@@ -90,9 +99,25 @@ impl ApiError {
     }
 }
 
+/// The sentence of every 507 answer.
+pub const OUT_OF_SPACE: &str = "The server is out of disk space; nothing was saved.";
+
 impl From<rusqlite::Error> for ApiError {
     fn from(e: rusqlite::Error) -> Self {
+        if crate::disk::sqlite_out_of_space(&e) {
+            return Self::out_of_space(&format!("database: {e}"));
+        }
         Self::internal(format!("database: {e}"))
+    }
+}
+
+/// File system failures: out of space is a 507, anything else a 500.
+impl From<std::io::Error> for ApiError {
+    fn from(e: std::io::Error) -> Self {
+        if crate::disk::io_out_of_space(&e) {
+            return Self::out_of_space(&format!("file write: {e}"));
+        }
+        Self::internal(e)
     }
 }
 

@@ -21,6 +21,9 @@ pub struct Health {
     pub started_at: String,
     #[schema(schema_with = database_values)]
     pub database: &'static str,
+    /// `full` while writes fail for want of disk space (they answer 507; reads go on).
+    #[schema(schema_with = disk_values)]
+    pub disk: &'static str,
 }
 
 fn status_values() -> utoipa::openapi::Object {
@@ -31,19 +34,32 @@ fn database_values() -> utoipa::openapi::Object {
     crate::openapi::string_enum(&["ok", "error"])
 }
 
+fn disk_values() -> utoipa::openapi::Object {
+    crate::openapi::string_enum(&["ok", "full"])
+}
+
 pub fn snapshot(state: &AppState, database_ok: bool) -> Health {
+    let disk_full = crate::disk::DATA_DISK.is_full();
     Health {
-        status: if database_ok { "ok" } else { "degraded" },
+        status: if database_ok && !disk_full { "ok" } else { "degraded" },
         version: env!("CARGO_PKG_VERSION"),
         build: state.build_id.clone(),
         started_at: state.started_at.to_string(),
         database: if database_ok { "ok" } else { "error" },
+        disk: if disk_full { "full" } else { "ok" },
     }
 }
 
+/// Re-checks the database (and, while the disk is marked full, whether space came back).
 pub async fn check(state: &AppState) -> bool {
+    let dir = state.data_dir.clone();
+    let _ = tokio::task::spawn_blocking(move || crate::disk::DATA_DISK.probe(&dir)).await;
     let ok = state.db.read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?)).await.is_ok();
-    if state.health_json.set(&snapshot(state, ok)) {
+    let was_ok = serde_json::from_slice::<serde_json::Value>(&state.health_json.get().bytes)
+        .map(|h| h["database"] != "error")
+        .unwrap_or(true);
+    // The body also changes with the disk, which logs its own lines.
+    if state.health_json.set(&snapshot(state, ok)) && ok != was_ok {
         if ok {
             tracing::info!("database check passed again");
         } else {

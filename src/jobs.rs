@@ -41,10 +41,30 @@ pub enum Outcome {
     Throttled,
 }
 
+/// One service's failed calls (a call that ended in failure, however many attempts it made).
+#[derive(Clone, Debug, Default)]
+pub struct UpstreamTrouble {
+    pub failed_calls: u64,
+    /// The last call failed and none has succeeded since.
+    pub failing: bool,
+    pub last_error: Option<String>,
+    /// RFC 3339 time of the last failed call.
+    pub last_error_at: Option<String>,
+    /// Failed calls counted as warnings without a log line of their own.
+    held_back: u64,
+    held_back_since_line: u64,
+    last_line: Option<std::time::Instant>,
+}
+
+/// A service that keeps failing gets one warning line per this interval; the calls in between
+/// are counted as warnings and summed up in the next line.
+const FAILURE_LINE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 #[derive(Clone, Default)]
 pub struct Jobs {
     jobs: Arc<Mutex<BTreeMap<String, JobStatus>>>,
     upstream: Arc<Mutex<BTreeMap<(String, String), UpstreamCounts>>>,
+    trouble: Arc<Mutex<BTreeMap<String, UpstreamTrouble>>>,
 }
 
 /// One job's reporting handle.
@@ -80,6 +100,60 @@ impl Jobs {
             Outcome::Failed => counts.failures += 1,
             Outcome::Throttled => counts.throttled += 1,
         }
+        drop(map);
+        if outcome == Outcome::Ok {
+            self.upstream_answered(service);
+        }
+    }
+
+    /// A call to `service` failed for good (unreachable, timed out, a server error after the
+    /// retries): once per call, not per attempt. It counts as a warning; the log gets a line
+    /// at the first failure and then at most one per [`FAILURE_LINE_EVERY`] while it goes on.
+    pub fn upstream_failed(&self, service: &str, error: impl std::fmt::Display) {
+        let error = error.to_string();
+        let mut map = self.trouble.lock().expect("trouble lock");
+        let t = map.entry(service.to_string()).or_default();
+        t.failed_calls += 1;
+        t.failing = true;
+        t.last_error = Some(error.clone());
+        t.last_error_at = Some(Timestamp::now().to_string());
+        let now = std::time::Instant::now();
+        if t.last_line.is_some_and(|at| now.duration_since(at) < FAILURE_LINE_EVERY) {
+            t.held_back += 1;
+            t.held_back_since_line += 1;
+            return;
+        }
+        let more = std::mem::take(&mut t.held_back_since_line);
+        t.last_line = Some(now);
+        drop(map);
+        if more > 0 {
+            tracing::warn!("{service} call failed: {error} ({more} more failed calls since the last line)");
+        } else {
+            tracing::warn!("{service} call failed: {error}");
+        }
+    }
+
+    fn upstream_answered(&self, service: &str) {
+        let mut map = self.trouble.lock().expect("trouble lock");
+        let Some(t) = map.get_mut(service).filter(|t| t.failing) else { return };
+        t.failing = false;
+        t.last_line = None;
+        let held = std::mem::take(&mut t.held_back_since_line);
+        drop(map);
+        tracing::info!(
+            "{service} answers again{}",
+            if held > 0 { format!(" ({held} failed calls not logged one by one)") } else { String::new() }
+        );
+    }
+
+    /// Failed calls of `service` since start, if any.
+    pub fn upstream_trouble(&self, service: &str) -> Option<UpstreamTrouble> {
+        self.trouble.lock().expect("trouble lock").get(service).cloned()
+    }
+
+    /// Failed upstream calls counted as warnings without a log line of their own.
+    pub fn upstream_warnings_held_back(&self) -> u64 {
+        self.trouble.lock().expect("trouble lock").values().map(|t| t.held_back).sum()
     }
 
     /// `(service, endpoint, counts)` for every endpoint called since start.
@@ -146,6 +220,22 @@ mod tests {
         assert_eq!((status.runs, status.failures, status.running), (2, 1, false));
         assert!(status.last_success.is_some());
         assert_eq!(status.last_error.as_deref(), Some("upstream hung"));
+    }
+
+    #[test]
+    fn failed_calls_are_counted_each_and_logged_once_a_minute() {
+        let jobs = Jobs::default();
+        for _ in 0..5 {
+            jobs.upstream_failed("roblox", "Roblox could not be reached (connection refused).");
+        }
+        let t = jobs.upstream_trouble("roblox").unwrap();
+        assert_eq!((t.failed_calls, t.failing), (5, true));
+        assert_eq!(t.last_error.as_deref(), Some("Roblox could not be reached (connection refused)."));
+        // The first failure was logged; the four after it count as warnings without a line.
+        assert_eq!(jobs.upstream_warnings_held_back(), 4);
+        jobs.upstream_call("roblox", "users/v1/users/{id}", Outcome::Ok);
+        assert!(!jobs.upstream_trouble("roblox").unwrap().failing);
+        assert!(jobs.upstream_trouble("discord").is_none());
     }
 
     #[test]

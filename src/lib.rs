@@ -16,6 +16,7 @@ pub mod config;
 pub mod content;
 pub mod db;
 pub mod discord;
+pub mod disk;
 pub mod doctor;
 pub mod error;
 pub mod events;

@@ -147,6 +147,9 @@ const SECURITY_SCHEMES: [(&str, &str, &str, &str); 5] = [
 /// Operations that read their JSON body whatever its content type (`navigator.sendBeacon` sends text/plain).
 const READS_ANY_CONTENT_TYPE: [&str; 1] = ["recordPageView"];
 
+/// Reads that write to the disk on the way (a backup copy), so a full disk answers them with 507.
+const READS_THAT_WRITE: [&str; 1] = ["downloadBackup"];
+
 const METHODS: [&str; 5] = ["get", "put", "post", "delete", "patch"];
 
 /// The finished document, as served.
@@ -180,7 +183,8 @@ fn header(description: &str, schema: Value) -> Value {
 /// Adds what the shared plumbing answers, so no handler has to repeat it:
 /// - JSON request bodies (the `Json` extractor): 400 broken or wrong-typed, 413 over 64 KiB, 415 not JSON;
 /// - path parameters (the `Path` extractor and the router): 400 unparsable, 404 no such route;
-/// - writes: 403 when a sign-in cookie comes from another site (the CSRF middleware);
+/// - writes: 403 when a sign-in cookie comes from another site (the CSRF middleware), 507 when
+///   the disk is full (`ApiError`'s conversions of SQLITE_FULL, ENOSPC and EDQUOT);
 /// - admin routes (the admin guard): 401 not an admin, 403 a key bound to another IP;
 /// - keyed routes (the API-key guard): 401 no or bad key, 429 over the limit, and the
 ///   `X-RateLimit-*` headers on every answer past the key check;
@@ -239,6 +243,9 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
     }
     if method != "get" {
         add("403", "A sign-in cookie came with a request from another site");
+    }
+    if method != "get" || READS_THAT_WRITE.contains(&op_id.as_str()) {
+        add("507", "The server's disk is full: nothing was saved; the same request succeeds once space is freed");
     }
     if admin_guarded {
         add("401", "Not an admin: no admin session and no valid X-Admin-Key");
@@ -360,5 +367,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_write_documents_the_full_disk_answer() {
+        let doc = document();
+        for (path, method, op) in operations(&doc) {
+            let id = op["operationId"].as_str().unwrap_or_default();
+            let documented = op["responses"].get("507").is_some();
+            let writes = method != "get" || READS_THAT_WRITE.contains(&id);
+            assert_eq!(documented, writes, "{method} {path}: 507 documented {documented}, writes {writes}");
+        }
+        let health = &doc["components"]["schemas"]["Health"]["properties"]["disk"];
+        assert_eq!(health["enum"], json!(["ok", "full"]), "{health}");
     }
 }

@@ -41,7 +41,8 @@ pub fn build_state(
     let backups = crate::backup::Backups::open(&data_dir, options.backups.clone()).map_err(StartError)?;
     let heavy_work = crate::heavy::HeavyWork::new();
     let jobs = crate::jobs::Jobs::default();
-    let llm = secrets.llm.clone().map(|c| crate::llm::LlmClient::new(c, crate::llm::TIMEOUT));
+    let llm =
+        secrets.llm.clone().map(|c| crate::llm::LlmClient::new(c, crate::llm::TIMEOUT).reporting_to(jobs.clone()));
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
     let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
     let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
@@ -167,8 +168,10 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
             let s = stats_state.clone();
             let rotated = stats_state.db.write(move |tx| s.visits.rotate_salt(tx)).await;
-            if let Err(e) = stats_job.report(rotated.and(stats::flush_and_refresh(&stats_state).await)) {
-                tracing::warn!("page view counts not written: {e}");
+            match stats_job.report(rotated.and(stats::flush_and_refresh(&stats_state).await)) {
+                // A full disk is logged once, by the disk flag.
+                Err(e) if !e.is_out_of_space() => tracing::warn!("page view counts not written: {e}"),
+                _ => {}
             }
             if let Err(e) = banner::refresh(&stats_state).await {
                 tracing::warn!("banner not refreshed: {e}");
@@ -179,7 +182,11 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     let health_task = tokio::spawn(async move {
         let mut tick = tokio::time::interval(HEALTH_INTERVAL);
         loop {
-            tick.tick().await;
+            tokio::select! {
+                _ = tick.tick() => {},
+                // The disk filling up or getting room back shows in /api/health at once.
+                _ = crate::disk::DATA_DISK.changed.notified() => {},
+            }
             health::check(&health_state).await;
             health_state.auth_limiter.forget_idle();
             health_state.login_throttle.forget_idle();
@@ -205,6 +212,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             match maintenance_job.report(pruned) {
                 Ok(0) => {}
                 Ok(n) => tracing::info!("maintenance: removed {n} expired sessions and old login log rows"),
+                Err(e) if e.is_out_of_space() => {}
                 Err(e) => tracing::warn!("maintenance failed: {e}"),
             }
             let uploads = crate::ads::uploads_dir(&maintenance_state.data_dir);
@@ -248,7 +256,9 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             match tokio::task::spawn_blocking(move || db.checkpoint_passive()).await {
                 Ok(Ok(_)) => checkpoint_job.succeeded(),
                 Ok(Err(e)) => {
-                    tracing::warn!("background WAL checkpoint failed: {e}");
+                    if !e.is_out_of_space() {
+                        tracing::warn!("background WAL checkpoint failed: {e}");
+                    }
                     checkpoint_job.failed(e);
                 }
                 Err(e) => tracing::warn!("background WAL checkpoint stopped: {e}"),

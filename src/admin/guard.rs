@@ -50,7 +50,11 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap, client: &ClientIp) -
             .is_none_or(|t| crate::db::now_ms() - t.as_millisecond() > KEY_TOUCH_INTERVAL_MS);
         if stale {
             let id = record.id;
-            state.db.write(move |tx| keys::touch(tx, id)).await?;
+            // On a full disk the key still opens the panel; only its last-used time waits.
+            match state.db.write(move |tx| keys::touch(tx, id)).await {
+                Err(e) if !e.is_out_of_space() => return Err(e),
+                _ => {}
+            }
         }
         return Ok(Some(Admin { via: AdminVia::Key, user_id: None }));
     }

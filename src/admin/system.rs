@@ -59,8 +59,12 @@ fn start_of_today_ms() -> i64 {
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", operation_id = "getAdminStats", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The dashboard figures", body = AdminStats)))]
 pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<AdminStats>, ApiError> {
-    // Pending page views are written first so the figures include them.
-    crate::stats::flush_and_refresh(&state).await?;
+    // Pending page views are written first so the figures include them; on a full disk the
+    // figures are read without them (a read keeps answering).
+    match crate::stats::flush_and_refresh(&state).await {
+        Err(e) if !e.is_out_of_space() => return Err(e),
+        _ => {}
+    }
     let started = state.started_at;
     let stats = state
         .db
@@ -194,13 +198,38 @@ pub struct Exceptions {
     recent: Vec<LogRecord>,
 }
 
-/// Counts of errors, warnings and info records since start, with the recent problems.
+/// Counts of errors, warnings and info records since start, with the recent problems. Every
+/// failed call to Roblox, Discord or the language model counts as a warning, also those held
+/// back from the log while the same service keeps failing (one line a minute sums them up).
 #[utoipa::path(get, path = "/api/admin/exceptions", tag = "admin", operation_id = "getExceptions", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Counts and up to 50 recent warnings and errors", body = Exceptions)))]
 pub(crate) async fn exceptions(State(state): State<AppState>) -> JsonOut<Exceptions> {
     let counts = state.logs.counts();
+    let warnings = counts.warnings + state.jobs.upstream_warnings_held_back();
     let recent = state.logs.recent(500).into_iter().filter(|r| r.level != "INFO").take(50).collect();
-    JsonOut(Exceptions { errors: counts.errors, warnings: counts.warnings, info: counts.info, recent })
+    JsonOut(Exceptions { errors: counts.errors, warnings, info: counts.info, recent })
+}
+
+/// An outside service's line, with its failed calls since start.
+fn upstream_check(
+    state: &AppState,
+    name: &'static str,
+    service: &str,
+    status: &'static str,
+    detail: String,
+) -> HealthCheck {
+    match state.jobs.upstream_trouble(service) {
+        Some(t) => {
+            let last = t.last_error.unwrap_or_default();
+            let at = t.last_error_at.unwrap_or_default();
+            HealthCheck {
+                name,
+                status: if t.failing { "error" } else { status },
+                detail: format!("{detail}; {} failed calls since start, the last at {at}: {last}", t.failed_calls),
+            }
+        }
+        None => HealthCheck { name, status, detail },
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -220,8 +249,8 @@ pub struct HealthChecks {
     checks: Vec<HealthCheck>,
 }
 
-/// Real checks: the database answers and passes a quick check, the data dir is writable,
-/// and which outside services are configured.
+/// Real checks: the database answers and passes a quick check, the data dir is writable and has
+/// disk space, and which outside services are configured.
 #[utoipa::path(get, path = "/api/admin/health", tag = "admin", operation_id = "getSystemHealth", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The checks", body = HealthChecks)))]
 pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<HealthChecks>, ApiError> {
@@ -234,11 +263,29 @@ pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<Heal
         Err(e) => HealthCheck { name: "Database", status: "error", detail: e.body.error },
     };
     let probe = state.data_dir.join(".health-probe");
-    let writable = tokio::fs::write(&probe, b"ok").await.is_ok() && tokio::fs::remove_file(&probe).await.is_ok();
-    let data_dir = HealthCheck {
-        name: "Data directory",
-        status: if writable { "ok" } else { "error" },
-        detail: if writable { "writable".into() } else { format!("{} is not writable", state.data_dir.display()) },
+    let written = tokio::fs::write(&probe, b"ok").await;
+    let _ = tokio::fs::remove_file(&probe).await;
+    let free = crate::disk::free_bytes(&state.data_dir).map(|b| format!("; {} MiB free", b / (1024 * 1024)));
+    let free = free.unwrap_or_default();
+    let data_dir = match (crate::disk::DATA_DISK.full_since(), written) {
+        (Some(since), _) => HealthCheck {
+            name: "Data directory",
+            status: "error",
+            detail: format!(
+                "out of disk space since {since}: writes answer 507 and save nothing until space is freed{free}"
+            ),
+        },
+        (None, Err(e)) if crate::disk::io_out_of_space(&e) => HealthCheck {
+            name: "Data directory",
+            status: "error",
+            detail: format!("out of disk space: {} cannot take a new file{free}", state.data_dir.display()),
+        },
+        (None, Err(e)) => HealthCheck {
+            name: "Data directory",
+            status: "error",
+            detail: format!("{} is not writable: {e}", state.data_dir.display()),
+        },
+        (None, Ok(())) => HealthCheck { name: "Data directory", status: "ok", detail: format!("writable{free}") },
     };
     let configured = |name: &'static str, var: &str, what: &str| {
         if std::env::var(var).is_ok_and(|v| !v.is_empty()) {
@@ -253,11 +300,21 @@ pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<Heal
             data_dir,
             {
                 let (status, detail) = state.discord.health();
-                HealthCheck { name: "Discord Bot", status, detail }
+                upstream_check(&state, "Discord Bot", "discord", status, detail)
             },
             {
                 let (ok, detail) = state.roblox.health();
-                HealthCheck { name: "Roblox API", status: if ok { "ok" } else { "error" }, detail }
+                upstream_check(&state, "Roblox API", "roblox", if ok { "ok" } else { "error" }, detail)
+            },
+            match &state.llm {
+                Some(llm) => upstream_check(
+                    &state,
+                    "Language model",
+                    "llm",
+                    "ok",
+                    format!("{} configured (FANHUB_LLM_URL)", llm.model()),
+                ),
+                None => configured("Language model", "FANHUB_LLM_URL", "the language model's ad and news readings"),
             },
             if state.discord.interactions.enabled() {
                 HealthCheck {

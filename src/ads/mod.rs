@@ -293,10 +293,11 @@ pub(crate) async fn submit(
                 _ => bad("image", &p.sentence()),
             })?;
             let name = format!("{}.{}", crate::tokens::random_hex(16), clean.extension);
-            let mut tmp = tempfile::NamedTempFile::new_in(&uploads).map_err(ApiError::internal)?;
-            std::io::Write::write_all(&mut tmp, &clean.bytes).map_err(ApiError::internal)?;
-            tmp.as_file().sync_all().map_err(ApiError::internal)?;
-            tmp.persist(uploads.join(&name)).map_err(ApiError::internal)?;
+            // A temporary file renamed into place: a failed write (a full disk: 507) leaves no half file.
+            let mut tmp = tempfile::NamedTempFile::new_in(&uploads)?;
+            std::io::Write::write_all(&mut tmp, &clean.bytes)?;
+            tmp.as_file().sync_all()?;
+            tmp.persist(uploads.join(&name)).map_err(|e| ApiError::from(e.error))?;
             Ok((name, clean))
         })
         .await??;

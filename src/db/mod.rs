@@ -150,9 +150,14 @@ impl Db {
         let mut conn = self.inner.writer.lock().unwrap_or_else(|p| p.into_inner());
         drop(waiting);
         let _busy = InUse::enter(&self.inner.writer_busy);
+        let changes_before = conn.total_changes();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let value = f(&tx)?;
         tx.commit()?;
+        // Only a commit that changed rows wrote to the disk; an empty one proves nothing about space.
+        if conn.total_changes() != changes_before {
+            crate::disk::DATA_DISK.has_room();
+        }
         Ok(value)
     }
 

@@ -340,7 +340,9 @@ impl DiscordClient {
                 Ok(r) => r,
                 Err(e) => {
                     self.jobs.upstream_call("discord", route, Outcome::Failed);
-                    return Err(transport(e));
+                    let error = transport(e);
+                    self.jobs.upstream_failed("discord", format!("{route}: {error}"));
+                    return Err(error);
                 }
             };
             let status = response.status();
@@ -351,7 +353,9 @@ impl DiscordClient {
                 Ok(t) => t,
                 Err(e) => {
                     self.jobs.upstream_call("discord", route, Outcome::Failed);
-                    return Err(transport(e));
+                    let error = transport(e);
+                    self.jobs.upstream_failed("discord", format!("{route}: {error}"));
+                    return Err(error);
                 }
             };
             if status == StatusCode::TOO_MANY_REQUESTS {
@@ -364,7 +368,11 @@ impl DiscordClient {
             }
             if !status.is_success() {
                 self.jobs.upstream_call("discord", route, Outcome::Failed);
-                return Err(self.note_refused(status, token.is_some(), what, now));
+                let error = self.note_refused(status, token.is_some(), what, now);
+                if status.is_server_error() {
+                    self.jobs.upstream_failed("discord", format!("{route}: {error}"));
+                }
+                return Err(error);
             }
             self.jobs.upstream_call("discord", route, Outcome::Ok);
             let text = if text.trim().is_empty() { "null" } else { &text };

@@ -65,6 +65,11 @@ pub fn checks(options: &Options) -> Vec<Check> {
     }
     checks.push(match probe_write(dir) {
         Ok(()) => Check::pass("data dir", format!("{} exists and is writable", dir.display())),
+        Err(e) if crate::disk::io_out_of_space(&e) => Check::fail(
+            "data dir",
+            format!("{} is out of disk space: {e}", dir.display()),
+            "free space on that disk; until then fanhub answers every write with 507 and saves nothing",
+        ),
         Err(e) => {
             Check::fail("data dir", format!("cannot write to {}: {e}", dir.display()), fix_for(RUN_AS_SERVICE_USER))
         }
@@ -89,8 +94,10 @@ fn check_site(options: &Options) -> Check {
 
 fn probe_write(dir: &Path) -> std::io::Result<()> {
     let probe = dir.join(format!(".fanhub-doctor-{}", std::process::id()));
-    std::fs::write(&probe, b"ok")?;
-    std::fs::remove_file(&probe)
+    // Removed even when the write failed: a full disk still creates the empty file.
+    let written = std::fs::write(&probe, b"ok");
+    let removed = std::fs::remove_file(&probe);
+    written.and(removed)
 }
 
 /// statfs magic numbers (linux/magic.h) of file systems where SQLite's locking and WAL shared
@@ -140,27 +147,9 @@ fn check_file_system(_dir: &Path) -> Check {
     Check::skipped("file system", "the network file system check is Linux-only")
 }
 
-#[cfg(unix)]
-fn free_bytes(dir: &Path) -> std::io::Result<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let c_path = std::ffi::CString::new(dir.as_os_str().as_bytes())
-        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "NUL in path"))?;
-    // SAFETY: as in check_file_system.
-    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c_path.as_ptr(), &mut stat) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok((stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64))
-}
-
-#[cfg(not(unix))]
-fn free_bytes(_dir: &Path) -> std::io::Result<u64> {
-    Err(std::io::Error::other("not measured on this system"))
-}
-
 fn check_free_space(dir: &Path) -> Check {
     let database = std::fs::metadata(crate::server::database_path(dir)).map(|m| m.len()).unwrap_or(0);
-    match free_bytes(dir) {
+    match crate::disk::free_bytes(dir) {
         // A backup (VACUUM INTO) needs about the database's size again.
         Ok(free) if free >= MIN_FREE_BYTES.max(database) => Check::pass("free space", format!("{} free", mib(free))),
         Ok(free) => Check::fail(
@@ -218,6 +207,11 @@ fn check_uploads(uploads: &Path) -> Check {
     }
     match probe_write(uploads).and_then(|()| std::fs::read_dir(uploads).map(|_| ())) {
         Ok(()) => Check::pass("uploads", format!("{} is readable and writable", uploads.display())),
+        Err(e) if crate::disk::io_out_of_space(&e) => Check::fail(
+            "uploads",
+            format!("{} is out of disk space: {e}", uploads.display()),
+            "free space on that disk (ad uploads answer 507 until then)",
+        ),
         Err(e) => Check::fail(
             "uploads",
             format!("cannot use {}: {e}", uploads.display()),
@@ -328,7 +322,8 @@ async fn running_fanhub(addr: SocketAddr) -> Option<String> {
     let health: serde_json::Value = client.get(url).send().await.ok()?.json().await.ok()?;
     let version = health["version"].as_str()?;
     let status = health["status"].as_str()?;
+    let disk = if health["disk"] == "full" { ", its disk is full: writes answer 507" } else { "" };
     let note =
         if version == env!("CARGO_PKG_VERSION") { String::new() } else { ", another version than this binary".into() };
-    Some(format!("fanhub {version} (status {status}{note})"))
+    Some(format!("fanhub {version} (status {status}{disk}{note})"))
 }

@@ -65,7 +65,12 @@ unsafe impl Sync for Mapped {}
 impl Mapped {
     /// A new, empty journal for `epoch` at `path`, preallocated and mapped.
     fn create(path: &Path, epoch: u64) -> Result<Self, ApiError> {
-        let fail = |e: std::io::Error| ApiError::internal(format!("cannot start the usage journal {}: {e}", path.display()));
+        let fail = |e: std::io::Error| {
+            if crate::disk::io_out_of_space(&e) {
+                return ApiError::from(e);
+            }
+            ApiError::internal(format!("cannot start the usage journal {}: {e}", path.display()))
+        };
         let file = File::options().read(true).write(true).create(true).truncate(true).open(path).map_err(fail)?;
         // Real blocks, not a sparse file: writing to a mapped hole on a full disk would kill the process.
         let allocated = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, JOURNAL_BYTES as libc::off_t) };
@@ -323,7 +328,10 @@ impl Writer {
         let next = match Mapped::create(path_for(&self.paths, next_epoch), next_epoch) {
             Ok(mapped) => Arc::new(mapped),
             Err(e) => {
-                tracing::error!("API key usage not committed: {e}");
+                // A full disk is logged once, by the disk flag, not at every try.
+                if !e.is_out_of_space() {
+                    tracing::error!("API key usage not committed: {e}");
+                }
                 return false;
             }
         };
@@ -370,7 +378,9 @@ impl Writer {
                 true
             }
             Err(e) => {
-                tracing::error!("API key usage not written (kept for the next try): {e}");
+                if !e.is_out_of_space() {
+                    tracing::error!("API key usage not written (kept for the next try): {e}");
+                }
                 false
             }
         }

@@ -60,6 +60,8 @@ pub struct LlmClient {
     http: reqwest::Client,
     config: LlmConfig,
     timeout: Duration,
+    /// Where each call is counted (the server's; none in tools and tests).
+    jobs: Option<crate::jobs::Jobs>,
 }
 
 #[derive(Deserialize)]
@@ -86,7 +88,13 @@ impl LlmClient {
             .user_agent(concat!("fanhub/", env!("CARGO_PKG_VERSION")))
             .build()
             .expect("an HTTP client with rustls");
-        Self { http, config, timeout }
+        Self { http, config, timeout, jobs: None }
+    }
+
+    /// Counts each call, and each failed one as a warning, in `jobs` (admin health, metrics).
+    pub fn reporting_to(mut self, jobs: crate::jobs::Jobs) -> Self {
+        self.jobs = Some(jobs);
+        self
     }
 
     pub fn model(&self) -> &str {
@@ -95,6 +103,31 @@ impl LlmClient {
 
     /// Asks for a JSON object (the prompts must say "JSON") and returns it parsed as `T`.
     pub async fn json<T: DeserializeOwned>(&self, system: &str, user: &str, max_tokens: u32) -> Result<T, LlmError> {
+        let result = self.ask(system, user, max_tokens).await;
+        if let Some(jobs) = &self.jobs {
+            use crate::jobs::Outcome;
+            // An answer the site cannot use still means the service answered.
+            let failed = matches!(
+                &result,
+                Err(LlmError::Timeout(_) | LlmError::Unreachable(_)) | Err(LlmError::Status { status: 500.., .. })
+            );
+            let throttled = matches!(&result, Err(LlmError::Status { status: 429, .. }));
+            let outcome = if failed {
+                Outcome::Failed
+            } else if throttled {
+                Outcome::Throttled
+            } else {
+                Outcome::Ok
+            };
+            jobs.upstream_call("llm", "chat/completions", outcome);
+            if let (true, Err(e)) = (failed, &result) {
+                jobs.upstream_failed("llm", e);
+            }
+        }
+        result
+    }
+
+    async fn ask<T: DeserializeOwned>(&self, system: &str, user: &str, max_tokens: u32) -> Result<T, LlmError> {
         let body = serde_json::json!({
             "model": self.config.model,
             "messages": [

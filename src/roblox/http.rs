@@ -336,11 +336,13 @@ impl HttpClient {
                 Err(e) => {
                     self.jobs.upstream_call("roblox", &name, Outcome::Failed);
                     self.last_unreachable_ms.store(crate::db::now_ms(), Ordering::Relaxed);
-                    return Err(if e.is_timeout() {
+                    let error = if e.is_timeout() {
                         RobloxError::Timeout(self.timeout)
                     } else {
                         RobloxError::Unreachable(e.without_url().to_string())
-                    });
+                    };
+                    self.jobs.upstream_failed("roblox", format!("{name}: {error}"));
+                    return Err(error);
                 }
             };
             let status = response.status();
@@ -350,11 +352,13 @@ impl HttpClient {
                 Ok(b) => b,
                 Err(e) => {
                     self.jobs.upstream_call("roblox", &name, Outcome::Failed);
-                    return Err(if e.is_timeout() {
+                    let error = if e.is_timeout() {
                         RobloxError::Timeout(self.timeout)
                     } else {
                         RobloxError::Unreachable(e.without_url().to_string())
-                    });
+                    };
+                    self.jobs.upstream_failed("roblox", format!("{name}: {error}"));
+                    return Err(error);
                 }
             };
             self.last_answer_ms.store(crate::db::now_ms(), Ordering::Relaxed);
@@ -387,6 +391,9 @@ impl HttpClient {
             }
             let outcome = if status.is_success() || status.is_client_error() { Outcome::Ok } else { Outcome::Failed };
             self.jobs.upstream_call("roblox", &name, outcome);
+            if outcome == Outcome::Failed {
+                self.jobs.upstream_failed("roblox", format!("{name}: Roblox answered with HTTP {}", status.as_u16()));
+            }
             return Ok(Answer { status, body });
         }
     }

@@ -31,6 +31,8 @@ export interface Health {
   build: string;
   startedAt: string;
   database: 'ok' | 'error';
+  /** `full` while writes fail for want of disk space (they answer 507). */
+  disk: 'ok' | 'full';
 }
 
 export interface PublicStats {

@@ -19,6 +19,7 @@ import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Button, buttonClass } from '../ui/Button';
 import { Skeleton } from '../ui/Skeleton';
 import { cn } from '../ui/cn';
+import { useHealth } from '../Footer';
 import { BackupsCard } from './BackupsCard';
 import { BannerPreview, ConfirmDialog, SectionCard, SkeletonTableRows, TD, TH, TableScroll, failToast } from './shared';
 
@@ -182,12 +183,20 @@ function SystemActions() {
 const HEALTH_VARIANT: Record<string, BadgeVariant> = { ok: 'success', error: 'destructive', not_configured: 'secondary' };
 const HEALTH_LABEL: Record<string, string> = { ok: 'OK', error: 'Error', not_configured: 'Not configured' };
 
-function SystemHealth() {
+/** The server's checks; a full disk (from /api/health) is said above them. */
+export function SystemHealth() {
   const { data, isLoading, isError } = useAdminHealth();
+  const { data: live } = useHealth();
   return (
     <SectionCard
       icon={Database} title="System Health"
     >
+      {live?.disk === 'full' && (
+        <p role="alert" className="mb-3 rounded-md border border-red-800 bg-red-950/60 p-3 text-sm text-red-200">
+          The server&apos;s disk is full: every write answers 507 and nothing is saved until space is freed. Pages and
+          reads keep working.
+        </p>
+      )}
       {isLoading ? (
         <div className="flex flex-col gap-2">
           {[0, 1, 2, 3].map((i) => (
