@@ -296,6 +296,21 @@ mod tests {
     }
 
     #[test]
+    fn the_api_document_lists_the_generation_codes_and_rarity_levels() {
+        let doc = crate::openapi::document();
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(schemas["GenerationCode"]["enum"], serde_json::json!(["VETERAN", "OLDGEN", "MIDGEN", "NEWGEN"]));
+        assert_eq!(
+            schemas["Rarity"]["enum"],
+            serde_json::json!(["impossible", "insane", "extremely hard", "hard", "medium", "easy"])
+        );
+        for schema in ["NewgenCheck", "BotStatus", "QuickCheck", "PlayerEntry"] {
+            assert_eq!(schemas[schema]["properties"]["generation"]["$ref"], "#/components/schemas/GenerationCode", "{schema}");
+        }
+        assert_eq!(schemas["MonitoredBadge"]["properties"]["rarity"]["$ref"], "#/components/schemas/Rarity");
+    }
+
+    #[test]
     fn difficulty_and_rarity_bands() {
         let at = |rate: f64| {
             let d = Difficulty::of_win_rate(rate);
