@@ -53,6 +53,7 @@ pub fn build_state(
     let visits = db
         .write_blocking(|tx| {
             crate::events::store::note_version(tx, env!("CARGO_PKG_VERSION"))?;
+            crate::roblox::store::recode_generations(tx, &site.classification)?;
             stats::Visits::open(tx)
         })
         .map_err(|e| StartError(format!("cannot write the database: {e}")))?;

@@ -397,7 +397,8 @@ fn card(username: &str) -> PlayerCard {
         avatar_url: Some("https://tr.rbxcdn.example/a.png".into()),
         profile_url: "https://www.roblox.com/users/42/profile".into(),
         account_age_days: 900,
-        generation: "Oldgen".into(),
+        generation: "OLDGEN".into(),
+        generation_label: "Oldgen".into(),
         classification: "Veteran builder".into(),
         elc_badges: Some((3, 5)),
         note: None,
@@ -652,8 +653,9 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
     assert_eq!((hooks[0].0.as_str(), hooks[0].1.as_str()), ("PATCH", "/api/v10/webhooks/555/tok1/messages/@original"));
     let embed = &hooks[0].2["embeds"][0];
     assert_eq!(embed["title"], "VetAlpha Display (@VetAlpha)", "{embed}");
-    let field = |name: &str| embed["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap()["value"].clone();
-    assert_eq!(field("Generation"), "OG");
+    let field =
+        |name: &str| embed["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap()["value"].clone();
+    assert_eq!(field("Generation"), "VETERAN (OG)", "the code, with the site's name for it");
     assert_eq!(field("ELC badges"), "3 of 3");
     assert_eq!(field("Classification"), "ELC Veteran");
 
@@ -668,7 +670,10 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
     )
     .await;
     assert_eq!(field("User ID"), site["userId"].to_string());
-    assert_eq!(field("Generation"), site["generation"]);
+    assert_eq!(
+        field("Generation"),
+        format!("{} ({})", site["generation"].as_str().unwrap(), site["generationLabel"].as_str().unwrap())
+    );
     assert_eq!(roblox.calls(common::fake_roblox::USER), profiles, "one lookup for the site and Discord");
 
     // Cached now: /check answers at once, signature check included.
@@ -684,7 +689,11 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
     let hooks = webhook(3).await;
     assert_eq!((hooks[1].0.as_str(), hooks[2].0.as_str()), ("DELETE", "POST"));
     assert_eq!(hooks[2].2["flags"], 64);
-    assert!(hooks[2].2["content"].as_str().unwrap().contains("No Roblox player is called GhostPlayer"), "{:?}", hooks[2]);
+    assert!(
+        hooks[2].2["content"].as_str().unwrap().contains("No Roblox player is called GhostPlayer"),
+        "{:?}",
+        hooks[2]
+    );
 
     // Roblox down: an ephemeral error that says so, never a 500.
     roblox.set(|m| m.down = true);

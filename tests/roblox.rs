@@ -87,7 +87,8 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
     assert!(vet["avatarUrl"].as_str().unwrap().starts_with("https://tr.rbxcdn.com/"), "{vet}");
     assert_eq!(vet["joinDate"], "2012-03-04T10:20:30.4567891Z");
     assert!(vet["accountAge"].as_i64().unwrap() > 365 * 10);
-    assert_eq!(vet["generation"], "OG");
+    // The documented code, with the site's name for the era beside it.
+    assert_eq!((vet["generation"].as_str(), vet["generationLabel"].as_str()), (Some("VETERAN"), Some("OG")));
     assert_eq!((vet["isVeteran"].as_bool(), vet["isNewgen"].as_bool()), (Some(true), Some(false)));
     assert_eq!(vet["classification"], "ELC Veteran");
     assert_eq!(vet["confidence"], 95);
@@ -105,7 +106,8 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
     assert!(headers.contains_key("x-ratelimit-remaining"), "counted against the key");
 
     let (_, _, new) = newgen(&server, &key, "NewKid").await;
-    assert_eq!((new["generation"].as_str(), new["isNewgen"].as_bool(), new["confidence"].as_u64()), (Some("Newgen"), Some(true), Some(80)));
+    assert_eq!((new["generation"].as_str(), new["isNewgen"].as_bool(), new["confidence"].as_u64()), (Some("NEWGEN"), Some(true), Some(80)));
+    assert_eq!(new["generationLabel"], "Newgen");
     assert_eq!(new["elcBadges"]["count"], 0);
 
     // The key guard: no key 401; bad usernames 400; unknown users 404; all in the error shape.
@@ -126,6 +128,10 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
     assert_eq!(a["description"], "Hi, I am VetAlpha.");
     assert_eq!(a["status"]["classification"], "ELC Veteran");
     assert_eq!(a["status"]["confidence"], 95);
+    assert_eq!(
+        (a["status"]["generation"].as_str(), a["status"]["generationLabel"].as_str()),
+        (Some("VETERAN"), Some("OG"))
+    );
     assert_eq!(a["badges"]["elcCount"], 3);
     assert_eq!(a["badges"]["elcBadges"].as_array().unwrap().len(), 3);
     assert!(a["badges"]["elcBadges"][0]["description"].is_string());
@@ -133,6 +139,7 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
     assert_eq!(status, 200);
     assert_eq!((q["status"].as_str(), q["elcBadgeCount"].as_u64(), q["totalBadgeCount"].as_u64()), (Some("ELC Veteran"), Some(3), Some(3)));
     assert_eq!(q["earliestBadge"]["name"], "Badge 2124001");
+    assert_eq!((q["generation"].as_str(), q["generationLabel"].as_str()), (Some("VETERAN"), Some("OG")));
     let (status, _, t) = get(&server, "/api/discord-bot/test").await;
     assert_eq!((status, t["success"].as_bool(), t["endpoints"].as_array().unwrap().len()), (200, Some(true), 3));
     let (status, _, body) = get(&server, "/api/discord-bot/check/a_b_c").await;
@@ -152,7 +159,7 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
             Ok((r.get(0)?, r.get(1)?))
         })
         .unwrap();
-    assert_eq!((n, vet_row.as_str()), (2, "OG/3/95"));
+    assert_eq!((n, vet_row.as_str()), (2, "VETERAN/3/95"), "players are stored by code");
 }
 
 #[tokio::test]
@@ -166,7 +173,7 @@ async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     assert_eq!(r["elcBadges"]["available"], false);
     assert_eq!(r["elcBadges"]["unavailableCode"], "needsCookie");
     assert!(r["elcBadges"]["unavailableReason"].as_str().unwrap().contains("cookie"), "{r}");
-    assert_eq!((r["generation"].as_str(), r["confidence"].as_u64()), (Some("OG"), Some(55)));
+    assert_eq!((r["generation"].as_str(), r["confidence"].as_u64()), (Some("VETERAN"), Some(55)));
     assert_eq!(r["classification"], "Veteran", "the join date decides");
     assert!(r["reason"].as_str().unwrap().starts_with("ELC badges unavailable"), "{r}");
     let (_, _, q) = get(&server, "/api/discord-bot/check/VetBravo").await;
@@ -456,8 +463,20 @@ async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() 
     assert_eq!(body["stale"], false);
     let first = &body["badges"][0];
     assert_eq!(first["badgeId"], 77001);
-    for key in ["name", "description", "rarity"] {
+    for key in ["name", "description", "rarity", "difficulty"] {
         assert!(first[key].is_string(), "{first}");
+    }
+    // The site's rarity levels by win rate, Roblox's own word beside them (the fake's rates run
+    // from 0.1 % to 15 %).
+    for b in body["badges"].as_array().unwrap() {
+        let expected = match b["winRatePercentage"].as_f64().unwrap() {
+            p if p <= 1.0 => ("impossible", "Impossible"),
+            p if p <= 5.0 => ("insane", "Insane"),
+            p if p <= 10.0 => ("extremely hard", "Extreme"),
+            p if p <= 20.0 => ("hard", "Hard"),
+            p => panic!("the fake's rates stay under 20 %: {p}"),
+        };
+        assert_eq!((b["rarity"].as_str().unwrap(), b["difficulty"].as_str().unwrap()), expected, "{b}");
     }
     assert!(first["imageUrl"].as_str().unwrap().starts_with("https://tr.rbxcdn.com/"));
     // The two fallback pictures: the icon image asset (iconImageId = id + 1 in the fake) at two sizes.

@@ -151,10 +151,35 @@ async fn a_scan_walks_every_page_classifies_each_member_once_and_feeds_the_leade
     assert_eq!(fake.calls("users/v1/users/{id}"), 25, "the newgen check's cache is shared: no member fetched twice");
 
     // The all-players leaderboard, filters, search, lists.
-    let (status, all) = get(&server, &key, "/api/v1/leaderboard?generation=newgen&sort=newest&limit=5").await;
+    let (status, all) = get(&server, &key, "/api/v1/leaderboard?generation=NEWGEN&sort=newest&limit=5").await;
     assert_eq!(status, 200, "{all}");
-    assert_eq!(all["generation"], "Newgen");
-    assert!(all["players"].as_array().unwrap().iter().all(|p| p["generation"] == "Newgen"));
+    assert_eq!((all["generation"].as_str(), all["generationLabel"].as_str()), (Some("NEWGEN"), Some("Newgen")));
+    assert!(!all["players"].as_array().unwrap().is_empty(), "{all}");
+    assert!(
+        all["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["generation"] == "NEWGEN" && p["generationLabel"] == "Newgen")
+    );
+    // An era's name, or a code, in any case, is the same filter.
+    for alias in ["newgen", "Newgen", "nEwGeN"] {
+        let (status, same) =
+            get(&server, &key, &format!("/api/v1/leaderboard?generation={alias}&sort=newest&limit=5")).await;
+        assert_eq!(
+            (status, &same["players"], &same["generation"]),
+            (200, &all["players"], &all["generation"]),
+            "{alias}"
+        );
+    }
+    let (_, og) = get(&server, &key, "/api/v1/leaderboard?generation=og").await;
+    assert_eq!((og["generation"].as_str(), og["generationLabel"].as_str()), (Some("VETERAN"), Some("OG")), "{og}");
+    let codes = ["VETERAN", "OLDGEN", "MIDGEN", "NEWGEN"];
+    assert!(
+        board["players"].as_array().unwrap().iter().all(|p| codes.contains(&p["generation"].as_str().unwrap())
+            && p["generationLabel"].as_str().is_some_and(|l| !l.is_empty())),
+        "{board}"
+    );
     let (_, search) = get(&server, &key, "/api/v1/search?q=vet7001&type=players").await;
     assert!(!search["players"].as_array().unwrap().is_empty(), "{search}");
     assert!(search["players"].as_array().unwrap().iter().all(|p| p["username"].as_str().unwrap().starts_with("Vet7001")));
@@ -219,7 +244,7 @@ async fn leaderboard_pages_kept_in_memory_follow_every_change_and_answer_304() {
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1250)
          INSERT INTO players (user_id, username, display_name, verified, banned, created, generation, classification,
              is_newgen, is_veteran, elc_count, confidence, checked_at)
-         SELECT 500000 + i, 'Deep' || i, 'Deep ' || i, 0, 0, printf('2015-01-%02dT00:00:00Z', 1 + i % 28), 'Oldgen',
+         SELECT 500000 + i, 'Deep' || i, 'Deep ' || i, 0, 0, printf('2015-01-%02dT00:00:00Z', 1 + i % 28), 'OLDGEN',
              'Veteran', 0, 1, NULL, 55, 1700000000000 + i FROM n",
     )
     .unwrap();
@@ -478,6 +503,56 @@ async fn kill_9_mid_scan_resumes_on_start_redoing_at_most_one_page() {
     assert!(pages <= 6 + 1, "6 pages, at most one fetched twice: {pages} (before the kill {pages_before})");
     let (_, board) = get(&server, &key, "/api/v1/group-leaderboard/7008?limit=100").await;
     assert_eq!(board["total"], 60, "no member lost");
+}
+
+#[tokio::test]
+async fn players_stored_under_era_names_are_rewritten_to_codes_at_start() {
+    let fake = FakeRoblox::start();
+    let setup = Setup::new(&fake, &[]);
+    let mut server = setup.start();
+    let key = public_key(&server).await;
+    server.kill9();
+    // Rows as an earlier version stored them: the era's name, in its case or another, and a name
+    // no era has any more (decided again from the join date).
+    let db = rusqlite::Connection::open(setup.dir.path().join("data/fanhub.db")).unwrap();
+    for (id, generation, created) in [
+        (1, "OG", "2010-01-01T00:00:00Z"),
+        (2, "Oldgen", "2015-01-01T00:00:00Z"),
+        (3, "oldgen", "2016-01-01T00:00:00Z"),
+        (4, "Ancient", "2011-06-01T00:00:00Z"),
+        (5, "Newgen", "2024-01-01T00:00:00Z"),
+    ] {
+        db.execute(
+            "INSERT INTO players (user_id, username, display_name, verified, banned, created, generation, classification,
+                 is_newgen, is_veteran, elc_count, confidence, checked_at)
+             VALUES (?1, 'Old' || ?1, 'Old', 0, 0, ?3, ?2, 'Veteran', 0, 1, NULL, 55, 1700000000000)",
+            rusqlite::params![id, generation, created],
+        )
+        .unwrap();
+    }
+    drop(db);
+    let server = setup.start();
+    let board = |generation: &'static str| {
+        let (server, key) = (&server, &key);
+        async move {
+            let (status, b) =
+                get(server, key, &format!("/api/v1/leaderboard?generation={generation}&sort=oldest")).await;
+            assert_eq!(status, 200, "{b}");
+            let ids: Vec<u64> =
+                b["players"].as_array().unwrap().iter().map(|p| p["userId"].as_u64().unwrap()).collect();
+            assert!(b["players"].as_array().unwrap().iter().all(|p| p["generation"] == generation), "{b}");
+            (b["total"].as_u64().unwrap(), ids, b)
+        }
+    };
+    let (total, ids, vets) = board("VETERAN").await;
+    assert_eq!((total, ids), (2, vec![1, 4]), "{vets}");
+    assert!(vets["players"].as_array().unwrap().iter().all(|p| p["generationLabel"] == "OG"), "{vets}");
+    let (total, ids, _) = board("OLDGEN").await;
+    assert_eq!((total, ids), (2, vec![2, 3]));
+    let (total, ids, _) = board("NEWGEN").await;
+    assert_eq!((total, ids), (1, vec![5]));
+    let (_, all) = get(&server, &key, "/api/v1/leaderboard").await;
+    assert_eq!(all["total"], 5, "{all}");
 }
 
 #[tokio::test]

@@ -45,8 +45,10 @@ pub struct PlayerCard {
     pub avatar_url: Option<String>,
     pub profile_url: String,
     pub account_age_days: i64,
-    /// e.g. "Newgen", "Oldgen", "Veteran".
+    /// The generation code: VETERAN, OLDGEN, MIDGEN or NEWGEN.
     pub generation: String,
+    /// Its era's name from the site's settings, e.g. "OG".
+    pub generation_label: String,
     pub classification: String,
     /// (found, tracked) ELC badges; None when the award dates were unavailable.
     pub elc_badges: Option<(u32, u32)>,
@@ -317,8 +319,15 @@ pub fn embed(card: &PlayerCard, quick: bool) -> Value {
         Some((found, total)) => format!("{found} of {total}"),
         None => "unavailable".into(),
     };
+    // The code, with the site's name for it when that says more than the code in another case.
+    let generation = if card.generation_label.eq_ignore_ascii_case(&card.generation) || card.generation_label.is_empty()
+    {
+        card.generation.clone()
+    } else {
+        format!("{} ({})", card.generation, card.generation_label)
+    };
     let mut fields = vec![
-        json!({"name": "Generation", "value": card.generation, "inline": true}),
+        json!({"name": "Generation", "value": generation, "inline": true}),
         json!({"name": "Account age", "value": format!("{} days", card.account_age_days), "inline": true}),
         json!({"name": "ELC badges", "value": badges, "inline": true}),
     ];

@@ -35,7 +35,8 @@ fn card(report: &Arc<PlayerReport>) -> PlayerCard {
         avatar_url: (report.avatar_url != PLACEHOLDER_AVATAR).then(|| report.avatar_url.clone()),
         profile_url: format!("https://www.roblox.com/users/{}/profile", profile.id),
         account_age_days: report.account_age_days(),
-        generation: report.verdict.generation.clone(),
+        generation: report.verdict.generation.as_str().to_string(),
+        generation_label: report.verdict.generation_label.clone(),
         classification: report.verdict.classification.clone(),
         elc_badges: report.elc_count().map(|n| (n as u32, report.elc_total as u32)),
         note: match &report.awards {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::settings::Classification;
+use super::settings::{Classification, Generation, GenerationCode};
 use super::{Awards, Profile};
 
 /// Roblox's username rules: 3-20 characters, ASCII letters, digits and at most one underscore,
@@ -44,7 +44,9 @@ pub struct Evidence {
 #[serde(rename_all = "camelCase")]
 #[schema(rename_all = "camelCase")]
 pub struct Verdict {
-    pub generation: String,
+    pub generation: GenerationCode,
+    /// The era's name from the site's settings, shown to people.
+    pub generation_label: String,
     pub classification: String,
     pub is_newgen: bool,
     pub is_veteran: bool,
@@ -80,11 +82,11 @@ fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
     pairs.iter().fold(template.to_string(), |text, (k, v)| text.replace(&format!("{{{k}}}"), v))
 }
 
-/// Applies the site's rules to a profile and its ELC award dates.
-pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_total: usize) -> Verdict {
-    let joined = day_of(&profile.created);
+/// The era of an account that joined on `joined` (`YYYY-MM-DD`): the first whose
+/// `joined_before` is later, else the last.
+pub fn era_of<'a>(rules: &'a Classification, joined: &str) -> &'a Generation {
     let joined_date: Option<jiff::civil::Date> = joined.parse().ok();
-    let era = rules
+    rules
         .generations
         .iter()
         .find(|g| match (&g.joined_before, joined_date) {
@@ -92,7 +94,13 @@ pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_
             (None, _) => true,
             (Some(_), None) => false,
         })
-        .unwrap_or_else(|| rules.generations.last().expect("validated: at least one era"));
+        .unwrap_or_else(|| rules.generations.last().expect("validated: at least one era"))
+}
+
+/// Applies the site's rules to a profile and its ELC award dates.
+pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_total: usize) -> Verdict {
+    let joined = day_of(&profile.created);
+    let era = era_of(rules, &joined);
     let mut evidence = vec![Evidence {
         kind: "joinDate".into(),
         detail: match &era.joined_before {
@@ -109,7 +117,8 @@ pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_
             evidence.extend(badges.iter().map(badge_evidence));
             let count = badges.len().to_string();
             Verdict {
-                generation: era.name.clone(),
+                generation: era.code,
+                generation_label: era.name.clone(),
                 classification: rules.elc_classification.clone(),
                 is_newgen: false,
                 is_veteran: true,
@@ -132,7 +141,8 @@ pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_
                 });
             }
             Verdict {
-                generation: era.name.clone(),
+                generation: era.code,
+                generation_label: era.name.clone(),
                 classification: era.classification.clone(),
                 is_newgen: era.newgen,
                 is_veteran: era.veteran,
@@ -148,7 +158,8 @@ pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_
             let why = why.sentence();
             evidence.push(Evidence { kind: "awardDatesUnavailable".into(), detail: why.clone(), date: None, badge_id: None });
             Verdict {
-                generation: era.name.clone(),
+                generation: era.code,
+                generation_label: era.name.clone(),
                 classification: era.classification.clone(),
                 is_newgen: era.newgen,
                 is_veteran: era.veteran,
@@ -163,21 +174,67 @@ pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_
     }
 }
 
-/// Roblox's difficulty word for a badge from `winRatePercentage`, a 0-1 fraction despite its
-/// name: the first band whose upper bound (percent) is at least the rate (external-apis.md §9).
-pub fn rarity(win_rate_fraction: f64) -> &'static str {
-    const BANDS: [(f64, &str); 8] = [
-        (1.0, "Impossible"),
-        (5.0, "Insane"),
-        (10.0, "Extreme"),
-        (20.0, "Hard"),
-        (30.0, "Challenging"),
-        (50.0, "Moderate"),
-        (70.0, "Easy"),
-        (80.0, "Cakewalk"),
-    ];
-    let percent = win_rate_fraction * 100.0;
-    BANDS.iter().find(|(upper, _)| percent <= *upper).map_or("Freebie", |(_, label)| label)
+/// Roblox's difficulty word for a badge, as its badge pages show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub enum Difficulty {
+    Impossible,
+    Insane,
+    Extreme,
+    Hard,
+    Challenging,
+    Moderate,
+    Easy,
+    Cakewalk,
+    Freebie,
+}
+
+/// The site's rarity levels of a badge, rarest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub enum Rarity {
+    #[serde(rename = "impossible")]
+    Impossible,
+    #[serde(rename = "insane")]
+    Insane,
+    #[serde(rename = "extremely hard")]
+    ExtremelyHard,
+    #[serde(rename = "hard")]
+    Hard,
+    #[serde(rename = "medium")]
+    Medium,
+    #[serde(rename = "easy")]
+    Easy,
+}
+
+impl Difficulty {
+    /// From `winRatePercentage`, a 0-1 fraction despite its name: the first band whose upper
+    /// bound (percent) is at least the rate.
+    pub fn of_win_rate(win_rate_fraction: f64) -> Self {
+        const BANDS: [(f64, Difficulty); 8] = [
+            (1.0, Difficulty::Impossible),
+            (5.0, Difficulty::Insane),
+            (10.0, Difficulty::Extreme),
+            (20.0, Difficulty::Hard),
+            (30.0, Difficulty::Challenging),
+            (50.0, Difficulty::Moderate),
+            (70.0, Difficulty::Easy),
+            (80.0, Difficulty::Cakewalk),
+        ];
+        let percent = win_rate_fraction * 100.0;
+        BANDS.iter().find(|(upper, _)| percent <= *upper).map_or(Difficulty::Freebie, |(_, d)| *d)
+    }
+
+    /// The rarity level of Roblox's word: its four rarest words one to one, the two middle ones
+    /// (over 20 to 50 %) medium and the three commonest (over 50 %) easy.
+    pub fn rarity(self) -> Rarity {
+        match self {
+            Self::Impossible => Rarity::Impossible,
+            Self::Insane => Rarity::Insane,
+            Self::Extreme => Rarity::ExtremelyHard,
+            Self::Hard => Rarity::Hard,
+            Self::Challenging | Self::Moderate => Rarity::Medium,
+            Self::Easy | Self::Cakewalk | Self::Freebie => Rarity::Easy,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -211,10 +268,16 @@ mod tests {
     fn eras_elc_badges_and_missing_dates_each_decide_with_their_confidence() {
         let rules = Classification::default();
         let old = classify(&rules, &profile("2012-05-01T10:00:00.1234567Z"), &Awards::Known(vec![]), 3);
-        assert_eq!((old.generation.as_str(), old.is_veteran, old.confidence), ("Oldgen", true, 80));
+        assert_eq!(
+            (old.generation, old.generation_label.as_str(), old.is_veteran, old.confidence),
+            (GenerationCode::Oldgen, "Oldgen", true, 80)
+        );
         assert!(old.reason.contains("Owns none of the 3 ELC badges") && old.reason.contains("2012-05-01"), "{}", old.reason);
         let new = classify(&rules, &profile("2024-01-01T00:00:00Z"), &Awards::Known(vec![]), 3);
-        assert_eq!((new.generation.as_str(), new.is_newgen, new.classification.as_str()), ("Newgen", true, "Newgen"));
+        assert_eq!(
+            (new.generation, new.is_newgen, new.classification.as_str()),
+            (GenerationCode::Newgen, true, "Newgen")
+        );
         let elc = Awards::Known(vec![AwardedBadge {
             badge_id: 9,
             name: "Early".into(),
@@ -226,21 +289,47 @@ mod tests {
         assert!(vet.reason.contains("Owns 1 of 3") && vet.reason.contains("2016-02-03"), "{}", vet.reason);
         assert!(vet.evidence.iter().any(|e| e.badge_id == Some(9)));
         let blind = classify(&rules, &profile("2019-06-01T00:00:00Z"), &Awards::Unavailable(Unavailable::NeedsCookie), 3);
-        assert_eq!((blind.generation.as_str(), blind.confidence), ("Midgen", 55));
+        assert_eq!((blind.generation, blind.confidence), (GenerationCode::Midgen, 55));
         assert!(blind.reason.contains("unavailable") && blind.reason.contains("cookie"), "{}", blind.reason);
         let edge = classify(&rules, &profile("2017-01-01T00:00:00Z"), &Awards::Known(vec![]), 3);
-        assert_eq!(edge.generation, "Midgen", "joined_before is exclusive");
+        assert_eq!(edge.generation, GenerationCode::Midgen, "joined_before is exclusive");
     }
 
     #[test]
-    fn rarity_bands() {
-        assert_eq!(rarity(0.008), "Impossible");
-        assert_eq!(rarity(0.01), "Impossible");
-        assert_eq!(rarity(0.02), "Insane");
-        assert_eq!(rarity(0.15), "Hard");
-        assert_eq!(rarity(0.522), "Easy");
-        assert_eq!(rarity(0.75), "Cakewalk");
-        assert_eq!(rarity(0.95), "Freebie");
-        assert_eq!(rarity(0.0), "Impossible");
+    fn the_api_document_lists_the_generation_codes_and_rarity_levels() {
+        let doc = crate::openapi::document();
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(schemas["GenerationCode"]["enum"], serde_json::json!(["VETERAN", "OLDGEN", "MIDGEN", "NEWGEN"]));
+        assert_eq!(
+            schemas["Rarity"]["enum"],
+            serde_json::json!(["impossible", "insane", "extremely hard", "hard", "medium", "easy"])
+        );
+        for schema in ["NewgenCheck", "BotStatus", "QuickCheck", "PlayerEntry"] {
+            assert_eq!(schemas[schema]["properties"]["generation"]["$ref"], "#/components/schemas/GenerationCode", "{schema}");
+        }
+        assert_eq!(schemas["MonitoredBadge"]["properties"]["rarity"]["$ref"], "#/components/schemas/Rarity");
+    }
+
+    #[test]
+    fn difficulty_and_rarity_bands() {
+        let at = |rate: f64| {
+            let d = Difficulty::of_win_rate(rate);
+            (serde_json::to_value(d).unwrap(), serde_json::to_value(d.rarity()).unwrap())
+        };
+        for (rate, difficulty, rarity) in [
+            (0.0, "Impossible", "impossible"),
+            (0.008, "Impossible", "impossible"),
+            (0.01, "Impossible", "impossible"),
+            (0.02, "Insane", "insane"),
+            (0.07, "Extreme", "extremely hard"),
+            (0.15, "Hard", "hard"),
+            (0.25, "Challenging", "medium"),
+            (0.4, "Moderate", "medium"),
+            (0.522, "Easy", "easy"),
+            (0.75, "Cakewalk", "easy"),
+            (0.95, "Freebie", "easy"),
+        ] {
+            assert_eq!(at(rate), (serde_json::json!(difficulty), serde_json::json!(rarity)), "{rate}");
+        }
     }
 }

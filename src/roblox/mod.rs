@@ -590,7 +590,7 @@ impl Roblox {
             verified: report.profile.verified,
             banned: report.profile.is_banned,
             created: report.profile.created.clone(),
-            generation: report.verdict.generation.clone(),
+            generation: report.verdict.generation.as_str().to_string(),
             classification: report.verdict.classification.clone(),
             is_newgen: report.verdict.is_newgen,
             is_veteran: report.verdict.is_veteran,

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::classify::rarity;
+use super::classify::{Difficulty, Rarity};
 use super::store::{self, BadgeRow};
 use super::{Priority, Roblox, http};
 use crate::db::{now_ms, rfc3339};
@@ -84,8 +84,11 @@ pub struct MonitoredBadge {
     /// Two alternative pictures to try in order when `imageUrl` fails to load: Roblox's
     /// thumbnails of the badge's icon image asset (150 and 420 px). Empty when Roblox gave none.
     pub image_fallbacks: Vec<String>,
-    /// Roblox's difficulty word from the win rate.
-    pub rarity: String,
+    /// The site's rarity level from the win rate: impossible (up to 1 %), insane (up to 5 %),
+    /// extremely hard (up to 10 %), hard (up to 20 %), medium (up to 50 %), easy (above).
+    pub rarity: Rarity,
+    /// Roblox's own difficulty word for the same win rate.
+    pub difficulty: Difficulty,
     /// Percent of the game's players who own it.
     pub win_rate_percentage: f64,
     pub awarded_count: i64,
@@ -181,7 +184,8 @@ pub fn answer(
             description: r.description.clone(),
             image_url: r.image_url.clone(),
             image_fallbacks: r.image_fallbacks.clone(),
-            rarity: rarity(r.win_rate).to_string(),
+            rarity: Difficulty::of_win_rate(r.win_rate).rarity(),
+            difficulty: Difficulty::of_win_rate(r.win_rate),
             win_rate_percentage: (r.win_rate * 10_000.0).round() / 100.0,
             awarded_count: r.awarded_count,
             daily_stats: DailyStats { today: r.past_day, week_average: week_average(snaps, r.past_day) },
@@ -508,7 +512,13 @@ mod tests {
         assert_eq!(a.global_stats.rarest.as_deref(), Some("B2"));
         assert_eq!(a.badges[0].daily_stats.week_average, 100, "200 over 2 days");
         assert_eq!(a.badges[1].daily_stats.week_average, 40, "no history yet: Roblox's 24 h figure");
-        assert_eq!((a.badges[0].rarity.as_str(), a.badges[1].rarity.as_str()), ("Moderate", "Impossible"));
+        assert_eq!((a.badges[0].rarity, a.badges[1].rarity), (Rarity::Medium, Rarity::Impossible));
+        assert_eq!((a.badges[0].difficulty, a.badges[1].difficulty), (Difficulty::Moderate, Difficulty::Impossible));
+        let json = serde_json::to_value(&a.badges[0]).unwrap();
+        assert_eq!(
+            (&json["rarity"], &json["difficulty"]),
+            (&serde_json::json!("medium"), &serde_json::json!("Moderate"))
+        );
         assert_eq!(a.badges[0].history.len(), 3);
         assert!(!a.stale);
         let later = answer(&[1, 2], &rows, &history, Some(10 * DAY_MS), Some("Roblox down"), 60, 10 * DAY_MS + 1000);

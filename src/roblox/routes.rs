@@ -14,6 +14,7 @@ use axum::{Extension, Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::settings::GenerationCode;
 use super::{Awards, Evidence, PlayerReport, Priority};
 use crate::http::cached::Caching;
 use crate::db::now_ms;
@@ -122,7 +123,9 @@ pub struct NewgenCheck {
     pub join_date: String,
     /// Days since the join date.
     pub account_age: i64,
-    pub generation: String,
+    pub generation: GenerationCode,
+    /// The era's name shown to people (site settings).
+    pub generation_label: String,
     pub is_newgen: bool,
     pub is_veteran: bool,
     pub classification: String,
@@ -284,7 +287,8 @@ fn newgen_answer_head(report: &PlayerReport, account_age: i64) -> Bytes {
         has_verified_badge: p.verified,
         join_date: p.created.clone(),
         account_age,
-        generation: v.generation.clone(),
+        generation: v.generation,
+        generation_label: v.generation_label.clone(),
         is_newgen: v.is_newgen,
         is_veteran: v.is_veteran,
         classification: v.classification.clone(),
@@ -338,7 +342,9 @@ impl std::fmt::Debug for Rendered {
 #[schema(rename_all = "camelCase")]
 pub struct BotStatus {
     pub classification: String,
-    pub generation: String,
+    pub generation: GenerationCode,
+    /// The era's name shown to people (site settings).
+    pub generation_label: String,
     /// Percent.
     pub confidence: u8,
     pub reason: String,
@@ -407,7 +413,8 @@ pub(crate) async fn analyze(
         is_banned: p.is_banned,
         status: BotStatus {
             classification: v.classification.clone(),
-            generation: v.generation.clone(),
+            generation: v.generation,
+            generation_label: v.generation_label.clone(),
             confidence: v.confidence,
             reason: v.reason.clone(),
             is_newgen: v.is_newgen,
@@ -445,7 +452,9 @@ pub struct QuickCheck {
     pub avatar_url: String,
     /// The classification.
     pub status: String,
-    pub generation: String,
+    pub generation: GenerationCode,
+    /// The era's name shown to people (site settings).
+    pub generation_label: String,
     pub confidence: u8,
     pub elc_badge_count: usize,
     /// ELC badges the site knows.
@@ -480,7 +489,8 @@ pub(crate) async fn quick_check(
         user_id: p.id,
         avatar_url: report.avatar_url.clone(),
         status: v.classification.clone(),
-        generation: v.generation.clone(),
+        generation: v.generation,
+        generation_label: v.generation_label.clone(),
         confidence: v.confidence,
         elc_badge_count: owned.map_or(0, <[_]>::len),
         total_badge_count: report.elc_total,

@@ -25,13 +25,42 @@ pub struct BadgeSettings {
     pub universe: Option<u64>,
 }
 
+/// The generations the API answers: every era of the site is one of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum GenerationCode {
+    Veteran,
+    Oldgen,
+    Midgen,
+    Newgen,
+}
+
+impl GenerationCode {
+    pub const ALL: [GenerationCode; 4] = [Self::Veteran, Self::Oldgen, Self::Midgen, Self::Newgen];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Veteran => "VETERAN",
+            Self::Oldgen => "OLDGEN",
+            Self::Midgen => "MIDGEN",
+            Self::Newgen => "NEWGEN",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+}
+
 /// One era of join dates.
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
 #[schema(rename_all = "camelCase")]
 pub struct Generation {
-    /// The generation badge shown, e.g. "Oldgen".
+    /// The generation badge shown to people, e.g. "Oldgen" (the API's `generationLabel`).
     pub name: String,
+    /// What the API answers as `generation` for this era; each code belongs to one era at most.
+    pub code: GenerationCode,
     /// Accounts created before this date (YYYY-MM-DD, UTC) belong here; the last era has none.
     #[serde(default)]
     pub joined_before: Option<String>,
@@ -70,6 +99,27 @@ pub struct Classification {
     pub reason_join_date_only: String,
 }
 
+impl Classification {
+    /// The era `code` names (None when no era of the site has it).
+    pub fn era(&self, code: GenerationCode) -> Option<&Generation> {
+        self.generations.iter().find(|g| g.code == code)
+    }
+
+    /// The label people see for a generation code: its era's name, or the code itself when no
+    /// era has it (a player stored before the site's eras changed).
+    pub fn label(&self, code: &str) -> String {
+        GenerationCode::parse(code).and_then(|c| self.era(c)).map_or_else(|| code.to_string(), |g| g.name.clone())
+    }
+
+    /// A leaderboard's `generation` filter: a code, or (any case) a code or an era's name.
+    pub fn parse_filter(&self, text: &str) -> Option<GenerationCode> {
+        GenerationCode::ALL
+            .into_iter()
+            .find(|c| c.as_str().eq_ignore_ascii_case(text))
+            .or_else(|| self.generations.iter().find(|g| g.name.eq_ignore_ascii_case(text)).map(|g| g.code))
+    }
+}
+
 fn one() -> u32 {
     1
 }
@@ -85,8 +135,9 @@ fn c55() -> u8 {
 
 impl Default for Classification {
     fn default() -> Self {
-        let era = |name: &str, before: Option<&str>, classification: &str, veteran, newgen| Generation {
+        let era = |name: &str, code, before: Option<&str>, classification: &str, veteran, newgen| Generation {
             name: name.into(),
+            code,
             joined_before: before.map(str::to_string),
             classification: classification.into(),
             veteran,
@@ -94,9 +145,9 @@ impl Default for Classification {
         };
         Self {
             generations: vec![
-                era("Oldgen", Some("2017-01-01"), "Veteran", true, false),
-                era("Midgen", Some("2021-01-01"), "Regular", false, false),
-                era("Newgen", None, "Newgen", false, true),
+                era("Oldgen", GenerationCode::Oldgen, Some("2017-01-01"), "Veteran", true, false),
+                era("Midgen", GenerationCode::Midgen, Some("2021-01-01"), "Regular", false, false),
+                era("Newgen", GenerationCode::Newgen, None, "Newgen", false, true),
             ],
             elc_veteran_min: 1,
             elc_classification: "Veteran".into(),
@@ -234,6 +285,19 @@ pub fn validate(
         }
         if g.name.trim().is_empty() || g.classification.trim().is_empty() {
             return Err("[[classification.generations]] every era needs a name and a classification".into());
+        }
+        if gens[..i].iter().any(|o| o.code == g.code) {
+            return Err(format!(
+                "[[classification.generations]] code {:?} of {:?} is already another era's: each of VETERAN, OLDGEN, MIDGEN, NEWGEN names one era at most",
+                g.code.as_str(),
+                g.name
+            ));
+        }
+        // A leaderboard filter names an era by its code or its name, in any case: neither may be ambiguous.
+        if gens[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&g.name))
+            || GenerationCode::ALL.iter().any(|c| *c != g.code && c.as_str().eq_ignore_ascii_case(&g.name))
+        {
+            return Err(format!("[[classification.generations]] name {:?} is another era's name or code", g.name));
         }
     }
     for (key, c) in [

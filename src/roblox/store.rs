@@ -3,6 +3,8 @@
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
+use super::classify::{day_of, era_of};
+use super::settings::{Classification, GenerationCode};
 use crate::error::ApiError;
 
 /// One row of `roblox_cache` to write.
@@ -60,6 +62,7 @@ pub struct PlayerRow {
     pub verified: bool,
     pub banned: bool,
     pub created: String,
+    /// The generation code (VETERAN, OLDGEN, MIDGEN, NEWGEN); people see its era's name.
     pub generation: String,
     pub classification: String,
     pub is_newgen: bool,
@@ -126,6 +129,39 @@ pub fn player(conn: &Connection, user_id: u64) -> Result<Option<PlayerRow>, ApiE
             },
         )
         .optional()?)
+}
+
+/// Rewrites stored players whose `generation` is not a generation code (rows stored when the
+/// column held the era's name): a name an era still has (any case) becomes that era's code, any
+/// other is decided again from the join date. The values present are read from `player_counts`
+/// (kept by triggers), so a database already holding codes costs one small read. Returns the
+/// number of players rewritten.
+pub fn recode_generations(tx: &Transaction, rules: &Classification) -> Result<usize, ApiError> {
+    let stale: Vec<String> = tx
+        .prepare("SELECT generation FROM player_counts WHERE players > 0")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<Vec<String>, _>>()?
+        .into_iter()
+        .filter(|g| GenerationCode::parse(g).is_none())
+        .collect();
+    let mut changed = 0;
+    for old in &stale {
+        if let Some(era) = rules.generations.iter().find(|g| g.name.eq_ignore_ascii_case(old)) {
+            changed += tx
+                .execute("UPDATE players SET generation = ?1 WHERE generation = ?2", params![era.code.as_str(), old])?;
+            continue;
+        }
+        let players: Vec<(i64, String)> = tx
+            .prepare("SELECT user_id, created FROM players WHERE generation = ?1")?
+            .query_map([old], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut update = tx.prepare_cached("UPDATE players SET generation = ?1 WHERE user_id = ?2")?;
+        for (user_id, created) in players {
+            changed += update.execute(params![era_of(rules, &day_of(&created)).code.as_str(), user_id])?;
+        }
+    }
+    tx.execute("DELETE FROM player_counts WHERE players <= 0", [])?;
+    Ok(changed)
 }
 
 /// The admin dashboard's "ELC badges found": ELC badges owned, summed over the players looked up.
@@ -239,7 +275,7 @@ mod tests {
             verified: false,
             banned: false,
             created: "2015-01-01T00:00:00Z".into(),
-            generation: "Oldgen".into(),
+            generation: "OLDGEN".into(),
             classification: "Veteran".into(),
             is_newgen: false,
             is_veteran: true,
@@ -247,6 +283,53 @@ mod tests {
             confidence: 80,
             checked_at: 1,
         }
+    }
+
+    #[test]
+    fn stored_era_names_become_codes_with_their_counts() {
+        let mut rules = Classification::default();
+        rules.generations.insert(
+            0,
+            crate::roblox::settings::Generation {
+                name: "OG".into(),
+                code: GenerationCode::Veteran,
+                joined_before: Some("2013-01-01".into()),
+                classification: "Veteran".into(),
+                veteran: true,
+                newgen: false,
+            },
+        );
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let tx = conn.transaction().unwrap();
+        // As stored before: era names (one in another case, one no era has any more) and a code.
+        for (id, generation, created) in [
+            (1, "OG", "2010-01-01T00:00:00Z"),
+            (2, "Oldgen", "2015-01-01T00:00:00Z"),
+            (3, "oldgen", "2016-01-01T00:00:00Z"),
+            (4, "Midgen", "2019-01-01T00:00:00Z"),
+            (5, "Ancient", "2012-06-01T00:00:00.1234567Z"),
+            (6, "Ancient", "2022-06-01T00:00:00Z"),
+            (7, "NEWGEN", "2023-06-01T00:00:00Z"),
+        ] {
+            upsert_player(&tx, &PlayerRow { generation: generation.into(), created: created.into(), ..row(id, None) })
+                .unwrap();
+        }
+        assert_eq!(recode_generations(&tx, &rules).unwrap(), 6);
+        let generation = |id: u64| player(&tx, id).unwrap().unwrap().generation;
+        assert_eq!(
+            (1..=7).map(generation).collect::<Vec<_>>(),
+            ["VETERAN", "OLDGEN", "OLDGEN", "MIDGEN", "VETERAN", "NEWGEN", "NEWGEN"]
+        );
+        let counts: Vec<(String, i64)> = tx
+            .prepare("SELECT generation, players FROM player_counts ORDER BY generation")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let expected = [("MIDGEN", 1), ("NEWGEN", 2), ("OLDGEN", 2), ("VETERAN", 2)];
+        assert_eq!(counts, expected.map(|(g, n)| (g.to_string(), n)));
+        assert_eq!(recode_generations(&tx, &rules).unwrap(), 0, "codes stay as they are");
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::http::client_ip::ClientIp;
 use crate::http::extract::{Json as JsonBody, Path, Query};
 use crate::keys::guard::ApiCaller;
 use crate::roblox::Priority;
+use crate::roblox::settings::GenerationCode;
 use crate::state::AppState;
 use crate::v1::{number_param, paging, search_query};
 
@@ -330,7 +331,8 @@ pub(crate) async fn group_leaderboard(
                     store::group_ranking_ids(c, group_id).map(Arc::new)
                 })?;
                 let (start, end) = slice_bounds(ids.len(), offset(page, limit), limit);
-                let players = store::group_members_in_order(c, group_id, &ids[start..end], start as u64 + 1)?;
+                let mut players = store::group_members_in_order(c, group_id, &ids[start..end], start as u64 + 1)?;
+                store::label_generations(&mut players, &s.site.classification);
                 Ok(GroupLeaderboard { success: true, group, total: ids.len() as u64, page, limit, players })
             })
         })
@@ -408,7 +410,8 @@ pub(crate) async fn all_group_leaderboards(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
-    /// One of the site's generations (`[classification.generations]` names, any case); all when absent.
+    /// VETERAN, OLDGEN, MIDGEN or NEWGEN; as a convenience also, in any case, a code or the name of
+    /// one of the site's eras (`generationLabel`). All players when absent.
     generation: Option<String>,
     /// elc (default: most ELC badges first), oldest, newest or recent (last checked); any case.
     #[param(value_type = Option<String>, pattern = r"^\s*([Ee][Ll][Cc]|[Oo][Ll][Dd][Ee][Ss][Tt]|[Nn][Ee][Ww][Ee][Ss][Tt]|[Rr][Ee][Cc][Ee][Nn][Tt])?\s*$")]
@@ -423,7 +426,10 @@ pub struct LeaderboardQuery {
 #[serde(rename_all = "camelCase")]
 pub struct Leaderboard {
     success: bool,
-    generation: Option<String>,
+    /// The generation filtered by; null for all.
+    generation: Option<GenerationCode>,
+    /// Its era's name shown to people; null for all.
+    generation_label: Option<String>,
     sort: String,
     total: u64,
     page: u32,
@@ -441,13 +447,17 @@ pub(crate) async fn leaderboard(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
-    let names: Vec<&str> = state.site.classification.generations.iter().map(|g| g.name.as_str()).collect();
-    let generation = match q.generation.as_deref().map(str::trim).filter(|g| !g.is_empty()) {
+    let rules = &state.site.classification;
+    let code = match q.generation.as_deref().map(str::trim).filter(|g| !g.is_empty()) {
         None => None,
-        Some(g) => Some(names.iter().find(|n| n.eq_ignore_ascii_case(g)).map(|n| n.to_string()).ok_or_else(|| {
-            ApiError::field("generation", &format!("generation must be one of: {}", names.join(", ")))
+        Some(g) => Some(rules.parse_filter(g).ok_or_else(|| {
+            let codes = GenerationCode::ALL.map(GenerationCode::as_str).join(", ");
+            let names = rules.generations.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(", ");
+            ApiError::field("generation", &format!("generation must be one of: {codes} (or an era's name: {names})"))
         })?),
     };
+    let generation_label = code.map(|c| rules.label(c.as_str()));
+    let generation = code.map(GenerationCode::as_str);
     let sort_name = q.sort.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("elc").to_ascii_lowercase();
     let sort = Sort::parse(&sort_name)
         .ok_or_else(|| ApiError::field("sort", &format!("sort must be one of: {}", Sort::NAMES.join(", "))))?;
@@ -459,16 +469,28 @@ pub(crate) async fn leaderboard(
             kept_or_made(&s, c, query, |c, version| {
                 let skip = offset(page, limit);
                 let (players, total) = if skip < DEEP_PAGE_OFFSET {
-                    store::leaderboard(c, generation.as_deref(), sort, skip, limit)?
+                    store::leaderboard(c, generation, sort, skip, limit)?
                 } else {
                     let name = format!("{generation:?} {sort_name}");
-                    let ids = s.scans.rankings.get_or_make(&name, version, || {
-                        store::ranking_ids(c, generation.as_deref(), sort).map(Arc::new)
-                    })?;
+                    let ids = s
+                        .scans
+                        .rankings
+                        .get_or_make(&name, version, || store::ranking_ids(c, generation, sort).map(Arc::new))?;
                     let (start, end) = slice_bounds(ids.len(), skip, limit);
                     (store::players_in_order(c, &ids[start..end], skip + 1)?, ids.len() as u64)
                 };
-                Ok(Leaderboard { success: true, generation, sort: sort_name, total, page, limit, players })
+                let mut players = players;
+                store::label_generations(&mut players, &s.site.classification);
+                Ok(Leaderboard {
+                    success: true,
+                    generation: code,
+                    generation_label,
+                    sort: sort_name,
+                    total,
+                    page,
+                    limit,
+                    players,
+                })
             })
         })
         .await?;
@@ -515,11 +537,12 @@ pub(crate) async fn search(
         return Err(ApiError::field("type", "type must be one of: players, groups, all"));
     }
     let limit = number_param("limit", q.limit.as_deref(), crate::v1::DEFAULT_LIMIT, 1..=crate::v1::MAX_LIMIT)?;
-    let (k, text) = (kind.clone(), query.clone());
+    let (k, text, s) = (kind.clone(), query.clone(), state.clone());
     let (players, groups) = state
         .db
         .read(move |c| {
-            let players = if k != "groups" { store::search_players(c, &text, limit)? } else { Vec::new() };
+            let mut players = if k != "groups" { store::search_players(c, &text, limit)? } else { Vec::new() };
+            store::label_generations(&mut players, &s.site.classification);
             let groups = if k != "players" { store::search_groups(c, &text, limit)? } else { Vec::new() };
             Ok((players, groups))
         })

@@ -8,6 +8,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
+use crate::roblox::settings::{Classification, GenerationCode};
 
 pub const LIVE_STATES: [&str; 2] = ["queued", "running"];
 
@@ -274,7 +275,10 @@ pub struct PlayerEntry {
     pub verified: bool,
     /// Join date, RFC 3339.
     pub created: String,
+    #[schema(value_type = GenerationCode)]
     pub generation: String,
+    /// The era's name shown to people (site settings); the code itself when no era has it.
+    pub generation_label: String,
     pub classification: String,
     pub is_veteran: bool,
     pub is_newgen: bool,
@@ -284,6 +288,14 @@ pub struct PlayerEntry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role_name: Option<String>,
     pub checked_at: String,
+}
+
+/// Fills each entry's `generation_label` (left empty by the queries, which read only the stored
+/// code) from the site's eras.
+pub fn label_generations(players: &mut [PlayerEntry], rules: &Classification) {
+    for p in players {
+        p.generation_label = rules.label(&p.generation);
+    }
 }
 
 const PLAYER_COLUMNS: &str = "p.user_id, p.username, p.display_name, p.verified, p.created, p.generation,
@@ -298,6 +310,7 @@ fn player_entry(r: &rusqlite::Row, rank: u64, with_role: bool) -> rusqlite::Resu
         verified: r.get(3)?,
         created: r.get(4)?,
         generation: r.get(5)?,
+        generation_label: String::new(),
         classification: r.get(6)?,
         is_veteran: r.get(7)?,
         is_newgen: r.get(8)?,
@@ -700,7 +713,7 @@ mod tests {
                 verified: false,
                 banned: false,
                 created: format!("201{id}-01-01T00:00:00Z"),
-                generation: "Oldgen".into(),
+                generation: "OLDGEN".into(),
                 classification: "Veteran".into(),
                 is_newgen: false,
                 is_veteran: true,
@@ -712,9 +725,9 @@ mod tests {
         }
         let hits = search_players(&tx, "ab_", 10).unwrap();
         assert_eq!(hits.iter().map(|p| p.username.as_str()).collect::<Vec<_>>(), vec!["Ab_c"]);
-        let (page, total) = leaderboard(&tx, Some("Oldgen"), Sort::Elc, 1, 1).unwrap();
+        let (page, total) = leaderboard(&tx, Some("OLDGEN"), Sort::Elc, 1, 1).unwrap();
         assert_eq!((page[0].username.as_str(), page[0].rank, total), ("Abxc", 2, 3));
-        assert_eq!(leaderboard(&tx, Some("Newgen"), Sort::Elc, 0, 10).unwrap().1, 0);
+        assert_eq!(leaderboard(&tx, Some("NEWGEN"), Sort::Elc, 0, 10).unwrap().1, 0);
         tx.commit().unwrap();
     }
 
@@ -728,8 +741,8 @@ mod tests {
             created: format!("{created_year}-01-01T00:00:00Z"),
             generation: generation.into(),
             classification: "Veteran".into(),
-            is_newgen: generation == "Newgen",
-            is_veteran: generation != "Newgen",
+            is_newgen: generation == "NEWGEN",
+            is_veteran: generation != "NEWGEN",
             elc_count: elc,
             confidence: 80,
             checked_at,
@@ -740,7 +753,7 @@ mod tests {
     fn the_counts_follow_every_change_and_pages_walk_each_order_without_overlap() {
         let (_dir, mut conn) = crate::db::open_for_tests();
         let tx = conn.transaction().unwrap();
-        let generations = ["OG", "Oldgen", "Midgen", "Newgen"];
+        let generations = ["VETERAN", "OLDGEN", "MIDGEN", "NEWGEN"];
         // Many ties (same year, same ELC count, same check time), so only the user id orders them.
         for id in 1..=250u64 {
             let elc = if id % 5 == 0 { None } else { Some((id % 3) as u32) };
@@ -748,16 +761,16 @@ mod tests {
             crate::roblox::store::upsert_player(&tx, &row).unwrap();
         }
         assert_eq!(player_count(&tx, None).unwrap(), 250);
-        assert_eq!(player_count(&tx, Some("Oldgen")).unwrap(), 63);
+        assert_eq!(player_count(&tx, Some("OLDGEN")).unwrap(), 63);
         // A player re-checked into another generation moves between the counts; a lookup without
         // award dates keeps the count an earlier one found.
-        crate::roblox::store::upsert_player(&tx, &player(1, "Newgen", None, 2024, 9)).unwrap();
-        assert_eq!((player_count(&tx, Some("Oldgen")).unwrap(), player_count(&tx, Some("Newgen")).unwrap()), (62, 63));
+        crate::roblox::store::upsert_player(&tx, &player(1, "NEWGEN", None, 2024, 9)).unwrap();
+        assert_eq!((player_count(&tx, Some("OLDGEN")).unwrap(), player_count(&tx, Some("NEWGEN")).unwrap()), (62, 63));
         tx.execute("DELETE FROM players WHERE user_id = 2", []).unwrap();
-        assert_eq!((player_count(&tx, None).unwrap(), player_count(&tx, Some("Midgen")).unwrap()), (249, 62));
+        assert_eq!((player_count(&tx, None).unwrap(), player_count(&tx, Some("MIDGEN")).unwrap()), (249, 62));
         assert_eq!(player_count(&tx, Some("Nothing")).unwrap(), 0);
 
-        for generation in [None, Some("Oldgen")] {
+        for generation in [None, Some("OLDGEN")] {
             for sort in Sort::NAMES.map(|n| Sort::parse(n).unwrap()) {
                 let mut expected: Vec<(i64, Option<u32>, String, i64)> = tx
                     .prepare("SELECT user_id, elc_count, created, checked_at FROM players WHERE ?1 IS NULL OR generation = ?1")

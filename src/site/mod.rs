@@ -512,6 +512,28 @@ mod tests {
     }
 
     #[test]
+    fn every_era_names_one_generation_code() {
+        let bundled = include_str!("../../data/site.toml");
+        let site = load(None).unwrap();
+        let eras: Vec<_> = site.classification.generations.iter().map(|g| (g.name.as_str(), g.code.as_str())).collect();
+        assert_eq!(eras, [("OG", "VETERAN"), ("Oldgen", "OLDGEN"), ("Midgen", "MIDGEN"), ("Newgen", "NEWGEN")]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("site.toml");
+        for (from, to, problem) in [
+            ("code = \"VETERAN\"\n", "", "missing field `code`"),
+            ("code = \"VETERAN\"", "code = \"Veteran\"", "unknown variant `Veteran`"),
+            ("code = \"MIDGEN\"", "code = \"OLDGEN\"", "code \"OLDGEN\" of \"Midgen\" is already another era's"),
+            ("name = \"Midgen\"", "name = \"og\"", "name \"og\" is another era's name or code"),
+            ("name = \"Midgen\"", "name = \"Newgen\"", "name \"Newgen\" is another era's name or code"),
+        ] {
+            assert!(bundled.contains(from), "{from}");
+            std::fs::write(&path, bundled.replacen(from, to, 1)).unwrap();
+            let err = load(Some(&path)).unwrap_err().to_string();
+            assert!(err.contains(problem), "{from} -> {to}: {err}");
+        }
+    }
+
+    #[test]
     fn base_url_is_an_origin_only() {
         for ok in
             ["https://fans.example.org", "http://127.0.0.1:8080", "https://fans.example.org/", "https://[::1]:8443"]

@@ -13,6 +13,8 @@ import { FAKE, setFakeModes, siteFile } from './roblox-fake.mjs';
 const EXPECTED_ERRORS = [failedLoad(400, 404, 502, 503, 504)];
 // The fake's thumbnails are Roblox CDN URLs; the suite answers them 404 (so images fall back to the placeholder).
 const CDN_MISS = failedLoad(404);
+const GENERATIONS = ['VETERAN', 'OLDGEN', 'MIDGEN', 'NEWGEN'];
+const RARITIES = ['impossible', 'insane', 'extremely hard', 'hard', 'medium', 'easy'];
 
 function fakeRoblox(extraServerEnv = {}) {
   return {
@@ -76,7 +78,10 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       const text = async (id) => (await result.getByTestId(id).innerText()).trim();
       assert.equal(await text('username'), api.username);
       assert.equal(await text('user-id'), String(api.userId));
-      assert.equal(await text('generation'), api.generation);
+      // the API answers a documented code; people see the site's name for its era
+      assert.ok(GENERATIONS.includes(api.generation), api.generation);
+      assert.equal(await text('generation'), api.generationLabel);
+      assert.equal(await result.getByTestId('generation').getAttribute('data-generation'), api.generation);
       assert.equal(await text('join-date'), await dayOf(page, api.joinDate));
       assert.match(await text('account-age'), new RegExp(`^${api.accountAge.toLocaleString('en-US')} days`));
       assert.equal(await text('elc-count'), `${api.elcBadges.count} / ${api.elcBadges.total}`);
@@ -107,7 +112,8 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       await visible(page.getByTestId('newgen-result'));
       const { body: api } = await newgenApi(env, FAKE.newgen);
       assert.equal(api.isNewgen, true);
-      assert.equal((await page.getByTestId('generation').innerText()).trim(), api.generation);
+      assert.equal(api.generation, 'NEWGEN');
+      assert.equal((await page.getByTestId('generation').innerText()).trim(), api.generationLabel);
       await dismissToasts(page);
 
       const unknown = await newgenApi(env, FAKE.unknown);
@@ -189,7 +195,9 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       const first = api.badges[0];
       const card = page.locator(`[data-testid="badge-card"][data-badge-id="${first.badgeId}"]`);
       assert.ok((await card.innerText()).includes(`ID: ${first.badgeId}`));
-      assert.equal((await card.getByTestId('rarity').innerText()).trim().toLowerCase(), first.rarity.toLowerCase());
+      assert.ok(RARITIES.includes(first.rarity), `a documented rarity level: ${first.rarity}`);
+      assert.equal((await card.getByTestId('rarity').innerText()).trim().toLowerCase(), first.rarity);
+      assert.equal(await card.getByTestId('rarity').getAttribute('title'), `Roblox: ${first.difficulty}`);
       const abbreviate = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1000 ? `${Number.isInteger(n / 1000) ? n / 1000 : (n / 1000).toFixed(1)}K` : String(n));
       assert.equal((await card.getByTestId('figure-Total awarded').innerText()).trim(), abbreviate(first.awardedCount));
       assert.equal((await card.getByTestId('figure-Today').innerText()).trim(), abbreviate(first.dailyStats.today));
@@ -281,7 +289,7 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       const result = page.getByTestId('newgen-test-result');
       await visible(result);
       const { body: api } = await newgenApi(env, FAKE.veteran);
-      assert.ok((await result.innerText()).includes(`${api.username}: ${api.classification} (${api.generation})`));
+      assert.ok((await result.innerText()).includes(`${api.username}: ${api.classification} (${api.generationLabel})`));
       env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
     });
   }

@@ -263,7 +263,7 @@ export function formatBytes(bytes: number): string {
   return `${v.toFixed(1)} ${units[i]}`;
 }
 
-const PLAYER = 'Player = {rank, userId, username, displayName, verified, created, generation, classification, isVeteran, isNewgen, elcCount, confidence, checkedAt}';
+const PLAYER = 'Player = {rank, userId, username, displayName, verified, created, generation (VETERAN|OLDGEN|MIDGEN|NEWGEN), generationLabel, classification, isVeteran, isNewgen, elcCount, confidence, checkedAt}';
 const SCAN = 'Scan = {id, groupId, groupName, scannedBy, state, total, processed, veterans, newgens, failed, pages, pagesRedone, notice, error, percent, ratePerMinute, maxRatePerMinute, etaSeconds, createdAt, startedAt, updatedAt, finishedAt}';
 
 /** Group Scanning tab: the read calls (the form above them starts a scan and follows it). */
@@ -289,11 +289,11 @@ export const GROUP_SCAN_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'leaderboard',
     title: 'Player leaderboard',
-    signature: 'GET /api/v1/leaderboard?generation={name}&sort={elc|oldest|newest|recent}&page={n}&limit={1-100}',
+    signature: 'GET /api/v1/leaderboard?generation={VETERAN|OLDGEN|MIDGEN|NEWGEN}&sort={elc|oldest|newest|recent}&page={n}&limit={1-100}',
     example: '/leaderboard?sort=elc&limit=10',
     needsKey: true,
-    description: 'Every player the site has seen through scans and newgen checks, ranked; generation is one of the site\'s generation names.',
-    response: `{success, generation, sort, total, page, limit, players: [Player]}; ${PLAYER}`,
+    description: 'Every player the site has seen through scans and newgen checks, ranked; generation is one of the four codes (an era\'s name as shown, in any case, works too).',
+    response: `{success, generation, generationLabel, sort, total, page, limit, players: [Player]}; ${PLAYER}`,
   },
   {
     id: 'search-players',

@@ -5,8 +5,9 @@ import { ApiError, apiRequest } from './api';
 // ------------------------------------------------------------------------------------------------
 // Shapes
 
-/** The era name from site.toml's classification (the spec's VETERAN, OLDGEN, MIDGEN, NEWGEN by default). */
-export type Generation = string;
+/** The generation code the API answers; people see its era's name from site.toml (`generationLabel`). */
+export type Generation = 'VETERAN' | 'OLDGEN' | 'MIDGEN' | 'NEWGEN' | (string & {});
+/** The site's rarity levels; Roblox's own word for the same win rate comes as `difficulty`. */
 export type Rarity = 'impossible' | 'insane' | 'extremely hard' | 'hard' | 'medium' | 'easy' | (string & {});
 
 /** One day of a badge's award history (the server's stored snapshots; days without a snapshot are absent). */
@@ -33,6 +34,8 @@ export interface MonitoredBadge {
   /** Alternative thumbnail sources, tried in order when imageUrl fails to load. */
   imageFallbacks?: string[];
   rarity: Rarity;
+  /** Roblox's difficulty word (Impossible ... Freebie). */
+  difficulty?: string;
   winRatePercentage?: number;
   awardedCount: number;
   dailyStats: { today: number; weekAverage: number };
@@ -89,6 +92,8 @@ export interface NewgenCheck {
   joinDate: string;
   accountAge: number;
   generation: Generation;
+  /** The era's name shown to people. */
+  generationLabel?: string;
   isNewgen: boolean;
   isVeteran: boolean;
   classification: string;
@@ -106,6 +111,8 @@ export interface NewgenCheck {
 export interface BotStatus {
   classification: string;
   generation: Generation;
+  /** The era's name shown to people. */
+  generationLabel?: string;
   confidence: number;
   reason: string;
   isVeteran?: boolean;
@@ -136,6 +143,7 @@ export interface BotQuickCheck {
   /** The classification text, or the same status object as the analysis. */
   status: string | BotStatus;
   generation?: Generation;
+  generationLabel?: string;
   confidence?: number;
   /** False when Roblox refused the award dates (the ELC count is then unknown). */
   elcAvailable?: boolean;

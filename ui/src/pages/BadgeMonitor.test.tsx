@@ -40,6 +40,27 @@ describe('/badge-monitor', () => {
     expect(screen.queryByTestId('stale-notice')).toBeNull();
   });
 
+  it("shows each of the six rarity levels in its colour, with Roblox's own word in the title", async () => {
+    const levels = [
+      ['impossible', 'Impossible', 'text-red-300'],
+      ['insane', 'Insane', 'text-red-300'],
+      ['extremely hard', 'Extreme', 'text-amber-300'],
+      ['hard', 'Hard', 'text-amber-300'],
+      ['medium', 'Moderate', 'text-violet-300'],
+      ['easy', 'Cakewalk', 'text-emerald-300'],
+    ] as const;
+    const badges = levels.map(([rarity, difficulty], i) => monitoredBadge({ badgeId: 300 + i, name: `B${i}`, rarity, difficulty }));
+    mockApi({ '/api/badge-monitor': monitorResponse({ badges, totalTracked: badges.length }) });
+    renderWithClient(<BadgeMonitor />);
+    await screen.findAllByTestId('badge-card');
+    const pills = screen.getAllByTestId('rarity');
+    expect(pills.map((p) => p.textContent)).toEqual(levels.map(([rarity]) => rarity));
+    pills.forEach((pill, i) => {
+      expect(pill.className).toContain(levels[i][2]);
+      expect(pill.getAttribute('title')).toBe(`Roblox: ${levels[i][1]}`);
+    });
+  });
+
   it('searches name and description', async () => {
     mockApi({ '/api/badge-monitor': monitorResponse() });
     renderWithClient(<BadgeMonitor />);

@@ -37,6 +37,8 @@ describe('/discord-bot-api', () => {
     expect(screen.getByTestId('elc-more').textContent).toBe('and 2 more');
     expect(screen.getByTestId('elc-count').textContent).toBe('(7 of 9)');
     expect(screen.getByTestId('confidence').textContent).toBe('95%');
+    expect(screen.getByTestId('generation').textContent).toBe('OG');
+    expect(screen.getByTestId('generation').getAttribute('data-generation')).toBe('VETERAN');
     expect(screen.getByTestId('reason').textContent).toContain('Joined in 2009');
     expect(result.textContent).toContain('I build things');
   });

@@ -49,7 +49,9 @@ describe('/newgen-detector', () => {
     expect(text('display-name')).toBe('The Old Builder');
     expect(text('user-id')).toBe('1234');
     expect(text('join-date')).toBe('May 1, 2009');
-    expect(text('generation')).toBe('VETERAN');
+    // people see the site's name of the era; the code the API answered stays on the element
+    expect(text('generation')).toBe('OG');
+    expect(screen.getByTestId('generation').getAttribute('data-generation')).toBe('VETERAN');
     expect(text('account-age')).toBe('6,415 days (17.6 years)');
     expect(text('elc-count')).toBe('2 / 3');
     expect(text('classification')).toBe('Veteran(95% confidence)');

@@ -9,6 +9,7 @@ export function monitoredBadge(over: Partial<MonitoredBadge> = {}): MonitoredBad
     imageUrl: 'https://img.example/101.png',
     imageFallbacks: ['https://alt1.example/101.png', 'https://alt2.example/101.png'],
     rarity: 'easy',
+    difficulty: 'Freebie',
     awardedCount: 1_234_567,
     dailyStats: { today: 1500, weekAverage: 1320.4 },
     // no snapshot on the 19th
@@ -27,7 +28,7 @@ export function monitoredBadge(over: Partial<MonitoredBadge> = {}): MonitoredBad
 export function monitorResponse(over: Partial<BadgeMonitorResponse> = {}): BadgeMonitorResponse {
   const badges = [
     monitoredBadge(),
-    monitoredBadge({ badgeId: 202, name: 'Elected', description: 'Win an election', rarity: 'insane', awardedCount: 999, dailyStats: { today: 3, weekAverage: 2 } }),
+    monitoredBadge({ badgeId: 202, name: 'Elected', description: 'Win an election', rarity: 'insane', difficulty: 'Insane', awardedCount: 999, dailyStats: { today: 3, weekAverage: 2 } }),
   ];
   return {
     badges,
@@ -50,6 +51,7 @@ export function newgenCheck(over: Partial<NewgenCheck> = {}): NewgenCheck {
     joinDate: '2009-05-01T12:00:00Z',
     accountAge: 6415,
     generation: 'VETERAN',
+    generationLabel: 'OG',
     isNewgen: false,
     isVeteran: true,
     classification: 'Veteran',
@@ -86,7 +88,7 @@ export function botAnalysis(elc = 7, over: Partial<BotAnalysis> = {}): BotAnalys
     hasVerifiedBadge: false,
     accountAge: 6415,
     description: 'I build things',
-    status: { classification: 'Veteran', generation: 'VETERAN', confidence: 95, reason: 'Joined in 2009' },
+    status: { classification: 'Veteran', generation: 'VETERAN', generationLabel: 'OG', confidence: 95, reason: 'Joined in 2009' },
     badges: {
       elcCount: elc,
       total: 9,

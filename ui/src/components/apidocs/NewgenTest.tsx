@@ -87,7 +87,7 @@ export function NewgenTest({ currentKey }: { currentKey: string }) {
       {!problem && check.data && (
         <div className="mt-4" data-testid="newgen-test-result">
           <p className="mb-2 text-sm text-slate-200">
-            <strong className="text-white">{check.data.username}</strong>: {check.data.classification} ({check.data.generation}). Key “
+            <strong className="text-white">{check.data.username}</strong>: {check.data.classification} ({check.data.generationLabel || check.data.generation}). Key “
             {check.data.apiKey.name}” has made {check.data.apiKey.requests.toLocaleString('en-US')} requests.
           </p>
           <pre className="max-h-80 overflow-auto rounded-lg border border-slate-800 bg-slate-950 p-3 text-xs text-slate-200" tabIndex={0} aria-label="Response JSON">

@@ -41,7 +41,7 @@ export function BadgeCard({ badge, staleAt }: { badge: MonitoredBadge; staleAt: 
             </h3>
             <p className="text-xs text-slate-400">ID: {badge.badgeId}</p>
             <div className="mt-1.5">
-              <RarityBadge rarity={badge.rarity} />
+              <RarityBadge rarity={badge.rarity} difficulty={badge.difficulty} />
             </div>
           </div>
         </div>

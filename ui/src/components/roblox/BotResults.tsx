@@ -21,7 +21,7 @@ export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
       <p className="text-xs font-semibold uppercase tracking-wide text-violet-300">Full analysis</p>
       <PlayerHeader username={result.username} displayName={result.displayName} avatarUrl={result.avatarUrl} verified={result.hasVerifiedBadge}>
         <div className="mt-2 flex flex-wrap items-center gap-2">
-          <GenerationBadge generation={result.status.generation} veteran={result.status.isVeteran} newgen={result.status.isNewgen} />
+          <GenerationBadge generation={result.status.generation} label={result.status.generationLabel} veteran={result.status.isVeteran} newgen={result.status.isNewgen} />
         </div>
       </PlayerHeader>
       {result.description && <p className="whitespace-pre-line break-words text-sm text-slate-300" data-testid="description">{result.description}</p>}

@@ -18,7 +18,7 @@ export function NewgenResult({ result }: { result: NewgenCheck }) {
         verified={result.hasVerifiedBadge}
       >
         <div className="mt-2 flex flex-wrap items-center gap-2">
-          <GenerationBadge generation={result.generation} veteran={result.isVeteran} newgen={result.isNewgen} />
+          <GenerationBadge generation={result.generation} label={result.generationLabel} veteran={result.isVeteran} newgen={result.isNewgen} />
           {result.isBanned && <Badge variant="destructive">Banned</Badge>}
         </div>
       </PlayerHeader>

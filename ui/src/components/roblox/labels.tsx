@@ -2,12 +2,12 @@ import { BadgeCheck } from 'lucide-react';
 import type { Generation, Rarity } from '../../lib/roblox';
 import { Badge, type BadgeVariant } from '../ui/Badge';
 
-/** The generation pill (names from site.toml's eras); its colour says veteran, newgen or in between. */
-export function GenerationBadge({ generation, veteran, newgen }: { generation: Generation; veteran?: boolean; newgen?: boolean }) {
+/** The generation pill: the era's name people know (site.toml), the API's code when there is none; its colour says veteran, newgen or in between. */
+export function GenerationBadge({ generation, label, veteran, newgen }: { generation: Generation; label?: string; veteran?: boolean; newgen?: boolean }) {
   const variant: BadgeVariant = veteran ? 'success' : newgen ? 'destructive' : 'warning';
   return (
-    <Badge variant={variant} data-testid="generation">
-      {generation}
+    <Badge variant={variant} data-testid="generation" data-generation={generation}>
+      {label || generation}
     </Badge>
   );
 }
@@ -21,10 +21,16 @@ const RARITY_VARIANT: Record<string, BadgeVariant> = {
   easy: 'success',
 };
 
-/** The rarity pill (the reference's win-rate bands, named by the server). */
-export function RarityBadge({ rarity }: { rarity: Rarity }) {
+/** The rarity pill (the site's six levels from the win rate, named by the server); Roblox's own word in its title. */
+export function RarityBadge({ rarity, difficulty }: { rarity: Rarity; difficulty?: string }) {
   return (
-    <Badge variant={RARITY_VARIANT[rarity] ?? 'secondary'} className="capitalize" data-testid="rarity">
+    <Badge
+      variant={RARITY_VARIANT[rarity] ?? 'secondary'}
+      className="capitalize"
+      data-testid="rarity"
+      data-rarity={rarity}
+      title={difficulty ? `Roblox: ${difficulty}` : undefined}
+    >
       {rarity}
     </Badge>
   );
