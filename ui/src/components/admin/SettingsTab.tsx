@@ -19,7 +19,7 @@ import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Button, buttonClass } from '../ui/Button';
 import { Skeleton } from '../ui/Skeleton';
 import { cn } from '../ui/cn';
-import { useHealth } from '../Footer';
+import { useHealth } from '../../lib/health';
 import { BackupsCard } from './BackupsCard';
 import { BannerPreview, ConfirmDialog, SectionCard, SkeletonTableRows, TD, TH, TableScroll, failToast } from './shared';
 
