@@ -32,7 +32,7 @@ describe('API docs Testing: newgen check', () => {
     fireEvent.input(screen.getByLabelText('Roblox username'), { target: { value: ' OldBuilder ' } });
     fireEvent.click(submit);
     const result = await screen.findByTestId('newgen-test-result');
-    expect(result.textContent).toContain('OldBuilder: Veteran (VETERAN). Key “my bot” has made 7 requests.');
+    expect(result.textContent).toContain('OldBuilder: Veteran (OG). Key “my bot” has made 7 requests.');
     expect(result.querySelector('pre')!.textContent).toContain('"userId": 1234');
     const call = api.fn.mock.calls[0] as unknown as [string, RequestInit];
     expect((call[1].headers as Record<string, string>)['X-API-Key']).toBe(KEY);
