@@ -471,3 +471,15 @@ export async function failRoute(page, pattern) {
 
 /** Console messages Chromium logs for a response we forced to fail on purpose. */
 export const EXPECTED_FAILED_LOAD = /Failed to load resource: the server responded with a status of (404|500)/;
+
+/** The navigation bar's items in order: their names and the pages they open. */
+export const NAV = [
+  { name: 'Home', path: '/' },
+  { name: 'Commands', path: '/commands' },
+  { name: 'Guides', path: '/guides' },
+  { name: 'Community', path: '/community' },
+  { name: 'Badges', path: '/badge-monitor' },
+  { name: 'Newgen', path: '/newgen-detector' },
+  { name: 'Bot API', path: '/discord-bot-api' },
+  { name: 'Updates', path: '/discord-news' },
+];

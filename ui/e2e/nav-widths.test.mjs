@@ -4,19 +4,9 @@
 // 1024 px the drawer holds them all.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSuite, visible, hidden, hasAttr, atPath, eventually } from './harness.mjs';
+import { useSuite, visible, hidden, hasAttr, atPath, eventually, NAV } from './harness.mjs';
 import { axeViolations, assertClean } from './axe.mjs';
 
-const NAV = [
-  { name: 'Home', path: '/' },
-  { name: 'Commands', path: '/commands' },
-  { name: 'Guides', path: '/guides' },
-  { name: 'Community', path: '/community' },
-  { name: 'Badges', path: '/badge-monitor' },
-  { name: 'Newgen', path: '/newgen-detector' },
-  { name: 'Bot API', path: '/discord-bot-api' },
-  { name: 'Updates', path: '/discord-news' },
-];
 const BAR_WIDTHS = [1024, 1280, 1366, 1440, 1920];
 const DRAWER_WIDTHS = [800, 1023];
 

@@ -13,24 +13,13 @@ import {
   atPath,
   eventually,
   gotoApp,
-  EXPECTED_FAILED_LOAD,
-} from './harness.mjs';
+  EXPECTED_FAILED_LOAD, NAV } from './harness.mjs';
 
 // spec section 2, route table: the routes whose pages exist answer 200 with the shell. The
 // routes of features not built yet answer the shell with 404, like any unknown path, so the
 // server and the app's 404 screen agree; each moves to APP_ROUTES with its page.
 const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs', '/advertise', '/badge-monitor', '/newgen-detector', '/discord-bot-api', '/discord-news'];
 const LATER_ROUTES = [];
-const NAV = [
-  { name: 'Home', path: '/' },
-  { name: 'Commands', path: '/commands' },
-  { name: 'Guides', path: '/guides' },
-  { name: 'Community', path: '/community' },
-  { name: 'Badges', path: '/badge-monitor' },
-  { name: 'Newgen', path: '/newgen-detector' },
-  { name: 'Bot API', path: '/discord-bot-api' },
-  { name: 'Updates', path: '/discord-news' },
-];
 const NOT_FOUND_PATH = '/no-such-page-e2e';
 
 /** Where the shell's links are: the top bar on desktop, the drawer (opened here) on phones. */
