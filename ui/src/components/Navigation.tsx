@@ -90,12 +90,14 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
       closeMore(true);
     }
   };
-  const navLinks = (items: NavItem[], place: 'bar' | 'menu' | 'drawer') =>
-    items.map((item) => {
+  // `shown`: how many of the items are in sight; the rest stay in the page, hidden, so the
+  // painted first screen keeps its nodes when the bar learns how many fit.
+  const navLinks = (items: NavItem[], place: 'bar' | 'menu' | 'drawer', shown = items.length) =>
+    items.map((item, index) => {
       const active = isActivePath(item.href, location);
       const Icon = item.icon;
       return (
-        <li key={item.href}>
+        <li key={item.href} hidden={index >= shown}>
           <Link
             href={item.href}
             aria-current={active ? 'page' : undefined}
@@ -155,7 +157,7 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
         {/* The items the bar has room for; the rest are listed under "More". */}
         <nav aria-label="Main" ref={bar.nav} className="relative hidden min-w-0 flex-1 lg:block" data-fit={bar.measured ? 'true' : undefined}>
           <ul className={cn('flex items-center gap-1 p-1', !bar.measured && 'overflow-hidden')}>
-            {navLinks(NAV_ITEMS.slice(0, bar.shown), 'bar')}
+            {navLinks(NAV_ITEMS, 'bar', bar.shown)}
             {bar.shown < NAV_ITEMS.length && (
               <li ref={moreItem} className="relative">
                 <button
