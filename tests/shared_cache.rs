@@ -209,23 +209,13 @@ async fn the_shipped_nginx_micro_cache_absorbs_polling_and_never_shares_personal
     let res = reqwest::get(format!("{}/api/health", proxy.base)).await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     server.kill9();
-    // Past the health answer's s-maxage (5 s).
-    tokio::time::sleep(Duration::from_millis(5500)).await;
+    // Past the health answer's s-maxage and stale-while-revalidate (5 + 1 s).
+    tokio::time::sleep(Duration::from_millis(6500)).await;
     let res = reqwest::get(format!("{}/api/stats", proxy.base)).await.unwrap();
     assert_eq!(res.status(), StatusCode::OK, "the stats are served stale while the origin is down");
     assert_eq!(cache_status(&res), "STALE");
-    // The request that starts the background refresh is answered from the copy; the next ones,
-    // once that refresh has failed, see the outage.
-    let mut health = vec![];
-    for _ in 0..4 {
-        let res = reqwest::get(format!("{}/api/health", proxy.base)).await.unwrap();
-        health.push((res.status(), cache_status(&res)));
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    assert!(
-        health[1..].iter().all(|(status, _)| status.is_server_error()),
-        "the health check must show the outage: {health:?}"
-    );
+    let res = reqwest::get(format!("{}/api/health", proxy.base)).await.unwrap();
+    assert!(res.status().is_server_error(), "the health check must show the outage, got {}", res.status());
 }
 
 async fn in_turn<F: Future<Output = u64>>(futures: impl Iterator<Item = F>) -> Vec<u64> {

@@ -43,6 +43,9 @@ export async function apiRequest<T = unknown>(
   const res = await fetch(path, {
     method,
     credentials: 'include',
+    // Always ask the server (with the ETag): public answers allow stale-while-revalidate for
+    // shared caches, and Chrome would otherwise answer from its own stale copy.
+    cache: 'no-cache',
     headers: body !== undefined && !isForm ? { 'Content-Type': 'application/json', ...headers } : headers,
     body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
   });
@@ -58,7 +61,7 @@ export type UnauthorizedBehavior = 'throw' | 'returnNull';
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior } = { on401: 'throw' }) {
   return async ({ queryKey }: { queryKey: readonly unknown[] }): Promise<T | null> => {
     const path = queryKey.filter((part) => typeof part === 'string' || typeof part === 'number').join('/');
-    const res = await fetch(path, { credentials: 'include' });
+    const res = await fetch(path, { credentials: 'include', cache: 'no-cache' });
     if (options.on401 === 'returnNull' && res.status === 401) return null;
     await throwIfNotOk(res);
     return (await res.json()) as T;
