@@ -41,8 +41,9 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
   // A route change (a link chosen, a shortcut) closes the menu, and so does a resize that changes it.
   useEffect(() => setMoreOpen(false), [location, bar.shown]);
   // A press outside the button and its menu, or the focus leaving them (Tab past the last link),
-  // closes the menu.
-  useEffect(() => {
+  // closes the menu. A layout effect, so the listeners are in place before the next event: with
+  // a plain effect a quick press right after opening could arrive first and be missed.
+  useLayoutEffect(() => {
     const item = moreItem.current;
     if (!moreOpen || !item) return;
     const outside = (e: Event) => {
