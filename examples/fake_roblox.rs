@@ -3,10 +3,15 @@
 //! `cargo build --release --example fake_roblox`, then
 //! `target/release/examples/fake_roblox [--port N] [--modes JSON]` prints
 //! `fake-roblox listening on http://127.0.0.1:PORT` and serves until killed. Point fanhub at it
-//! with `FANHUB_ROBLOX_API=http://127.0.0.1:PORT/{service}`. Modes (see tests/common/fake_roblox.rs):
+//! with `FANHUB_ROBLOX_API=http://127.0.0.1:PORT/{service}`; for Open Cloud (`/cloud/v2/users/{id}`,
+//! `.../inventory-items`, `/cloud/v2/groups/{id}`, `.../memberships`) with
+//! `FANHUB_ROBLOX_OPEN_CLOUD_API=http://127.0.0.1:PORT` and the key `fake-open-cloud-key`
+//! (sent as `x-api-key`). Open Cloud's published limits are enforced (users 1000, inventory 100,
+//! memberships 300, group 150 a minute). Modes (see tests/common/fake_roblox.rs):
 //! `--modes '{"pendingThumbnails":2,"awardDatesNeedCookie":false}'` or the `FAKE_ROBLOX_MODES`
-//! environment variable; `--no-cookie-needed`, `--down`, `--members N`, `--latency-ms N` as
-//! shortcuts; change them while running with `POST /_fake/modes` (a partial JSON object).
+//! environment variable; `--no-cookie-needed`, `--down`, `--members N`, `--latency-ms N`,
+//! `--open-cloud-scale F` (multiplies Open Cloud's limits) as shortcuts; change them while running
+//! with `POST /_fake/modes` (a partial JSON object).
 
 #[path = "../tests/common/fake_roblox.rs"]
 mod fake_roblox;
@@ -39,8 +44,18 @@ fn main() {
                 let n: u64 = value("--latency-ms").parse().unwrap_or_else(|_| fail("--latency-ms takes a number"));
                 patch.insert("latencyMs".into(), n.into());
             }
+            "--open-cloud-scale" => {
+                let f: f64 = value("--open-cloud-scale")
+                    .parse()
+                    .ok()
+                    .filter(|f: &f64| f.is_finite() && *f > 0.0)
+                    .unwrap_or_else(|| fail("--open-cloud-scale takes a positive number"));
+                patch.insert("openCloudLimitScale".into(), f.into());
+            }
             "-h" | "--help" => {
-                println!("fake_roblox [--port N] [--modes JSON] [--no-cookie-needed] [--down] [--members N] [--latency-ms N]");
+                println!(
+                    "fake_roblox [--port N] [--modes JSON] [--no-cookie-needed] [--down] [--members N] [--latency-ms N] [--open-cloud-scale F]"
+                );
                 return;
             }
             other => fail(&format!("unknown argument {other}")),
