@@ -88,6 +88,10 @@ pub struct Options {
     /// `https://{service}.roproxy.com`, or a fake's `http://127.0.0.1:PORT/{service}`).
     #[arg(long, env = "FANHUB_ROBLOX_API", default_value = crate::roblox::DEFAULT_API_TEMPLATE, global = true)]
     pub roblox_api: String,
+    /// Roblox Open Cloud's base URL (the client appends `/cloud/v2/...`); used only with
+    /// FANHUB_ROBLOX_OPEN_CLOUD_KEY.
+    #[arg(long, env = "FANHUB_ROBLOX_OPEN_CLOUD_API", default_value = crate::roblox::DEFAULT_OPEN_CLOUD_API, global = true)]
+    pub roblox_open_cloud_api: String,
     /// Timeout of each Roblox call, in milliseconds.
     #[arg(long, env = "FANHUB_ROBLOX_TIMEOUT_MS", default_value_t = 8000, global = true)]
     pub roblox_timeout_ms: u64,
@@ -117,6 +121,8 @@ pub struct Secrets {
     pub llm: Option<crate::llm::LlmConfig>,
     /// FANHUB_ROBLOX_COOKIE: a `.ROBLOSECURITY` value, sent only to the Roblox hosts.
     pub roblox_cookie: Option<crate::roblox::RobloxCookie>,
+    /// FANHUB_ROBLOX_OPEN_CLOUD_KEY: a Roblox Open Cloud API key, sent only to Open Cloud.
+    pub roblox_open_cloud_key: Option<crate::roblox::OpenCloudKey>,
     /// FANHUB_DISCORD_TOKEN, FANHUB_DISCORD_API, FANHUB_DISCORD_PUBLIC_KEY, FANHUB_DISCORD_APPLICATION_ID.
     pub discord: crate::discord::DiscordConfig,
 }
@@ -138,11 +144,15 @@ impl Secrets {
 
     pub fn from_env() -> Self {
         let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
-        let roblox_cookie = std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| crate::roblox::RobloxCookie::new(&c));
+        let roblox_cookie =
+            std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| crate::roblox::RobloxCookie::new(&c));
+        let roblox_open_cloud_key =
+            std::env::var("FANHUB_ROBLOX_OPEN_CLOUD_KEY").ok().and_then(|k| crate::roblox::OpenCloudKey::new(&k));
         Self {
             admin_phrase,
             llm: crate::llm::LlmConfig::from_env(),
             roblox_cookie,
+            roblox_open_cloud_key,
             discord: crate::discord::DiscordConfig::from_env(),
         }
     }
@@ -154,6 +164,7 @@ impl std::fmt::Debug for Secrets {
             .field("admin_phrase", &self.admin_phrase.as_ref().map(|_| "***"))
             .field("llm", &self.llm)
             .field("roblox_cookie", &self.roblox_cookie)
+            .field("roblox_open_cloud_key", &self.roblox_open_cloud_key)
             .field("discord", &self.discord)
             .finish()
     }

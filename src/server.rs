@@ -70,6 +70,10 @@ pub fn build_state(
         crate::roblox::RobloxConfig {
             api_template: options.roblox_api.clone(),
             cookie: secrets.roblox_cookie.clone(),
+            open_cloud: secrets.roblox_open_cloud_key.clone().map(|key| crate::roblox::OpenCloudAccess {
+                base: options.roblox_open_cloud_api.clone(),
+                key,
+            }),
             timeout: Duration::from_millis(options.roblox_timeout_ms.max(100)),
             badges: site.badges.clone(),
             classification: site.classification.clone(),

@@ -258,7 +258,7 @@ async fn wrong_credentials_and_an_intent_left_off_are_named() {
     assert!(report.fails("Roblox cookie").contains("refused (HTTP 401)"));
     assert!(report.passes("Discord token").contains("fanbot"));
     assert!(report.fails("Discord intent").contains("Message Content Intent"));
-    assert!(report.out.trim_end().ends_with("3 of 14 checks failed."), "{}", report.out);
+    assert!(report.out.trim_end().ends_with("3 of 15 checks failed."), "{}", report.out);
 
     env.retain(|(k, _)| k != "FANHUB_LLM_KEY");
     env.push(("FANHUB_LLM_KEY".into(), "sk-wrong".into()));

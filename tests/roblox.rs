@@ -558,6 +558,7 @@ async fn group_pages_and_background_share_through_the_library() {
         fanhub::roblox::RobloxConfig {
             api_template: fake.template(),
             cookie: None,
+            open_cloud: None,
             timeout: Duration::from_secs(2),
             badges: site.badges.clone(),
             classification: site.classification.clone(),

@@ -306,6 +306,20 @@ pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<Heal
                 let (ok, detail) = state.roblox.health();
                 upstream_check(&state, "Roblox API", "roblox", if ok { "ok" } else { "error" }, detail)
             },
+            {
+                let (ok, detail) = state.roblox.open_cloud_health();
+                let status = match ok {
+                    None => "not_configured",
+                    Some(true) => "ok",
+                    Some(false) => "error",
+                };
+                HealthCheck { name: "Roblox Open Cloud key", status, detail }
+            },
+            HealthCheck { name: "Roblox paths", status: "ok", detail: state.roblox.paths() },
+            {
+                // A spent budget is the site working at Roblox's pace, not a fault.
+                HealthCheck { name: "Roblox budgets", status: "ok", detail: state.roblox.budget_use() }
+            },
             match &state.llm {
                 Some(llm) => upstream_check(
                     &state,

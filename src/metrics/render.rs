@@ -30,7 +30,12 @@ pub fn render(state: &AppState) -> String {
     let m = &state.metrics;
     let mut out = String::with_capacity(16 * 1024);
 
-    head(&mut out, "fanhub_http_requests_total", "counter", "HTTP requests answered, by route template, method and status.");
+    head(
+        &mut out,
+        "fanhub_http_requests_total",
+        "counter",
+        "HTTP requests answered, by route template, method and status.",
+    );
     for (slot, route) in m.routes.iter().enumerate() {
         for (mi, per_status) in route.requests.iter().enumerate() {
             let method = METHODS.get(mi).map(|m| m.as_str()).unwrap_or("other");
@@ -49,7 +54,12 @@ pub fn render(state: &AppState) -> String {
         }
     }
 
-    head(&mut out, "fanhub_http_request_duration_seconds", "histogram", "Time from routing to the response head, by route template.");
+    head(
+        &mut out,
+        "fanhub_http_request_duration_seconds",
+        "histogram",
+        "Time from routing to the response head, by route template.",
+    );
     for (slot, route) in m.routes.iter().enumerate() {
         let buckets: Vec<u64> = route.buckets.iter().map(|b| b.load(Ordering::Relaxed)).collect();
         let count = route.count().max(buckets.iter().sum());
@@ -103,7 +113,12 @@ pub fn render(state: &AppState) -> String {
     for j in &jobs {
         let _ = writeln!(out, "fanhub_job_failures_total{{job=\"{}\"}} {}", esc(&j.name), j.failures);
     }
-    head(&mut out, "fanhub_job_last_success_timestamp_seconds", "gauge", "Unix time of each job's last successful run.");
+    head(
+        &mut out,
+        "fanhub_job_last_success_timestamp_seconds",
+        "gauge",
+        "Unix time of each job's last successful run.",
+    );
     for j in &jobs {
         if let Some(t) = rfc3339_seconds(&j.last_success) {
             let _ = writeln!(out, "fanhub_job_last_success_timestamp_seconds{{job=\"{}\"}} {t}", esc(&j.name));
@@ -120,6 +135,48 @@ pub fn render(state: &AppState) -> String {
         for (service, endpoint, c) in &upstream {
             let n = [c.calls, c.failures, c.throttled][pick];
             let _ = writeln!(out, "{name}{{service=\"{}\",endpoint=\"{}\"}} {n}", esc(service), esc(endpoint));
+        }
+    }
+
+    let budgets = state.roblox.http.budgets.usage();
+    head(
+        &mut out,
+        "fanhub_roblox_budget_limit",
+        "gauge",
+        "The site's budget of calls per minute for each Roblox endpoint.",
+    );
+    for u in &budgets {
+        let _ = writeln!(out, "fanhub_roblox_budget_limit{{endpoint=\"{}\"}} {}", esc(&u.endpoint.name()), u.limit);
+    }
+    head(
+        &mut out,
+        "fanhub_roblox_budget_used",
+        "gauge",
+        "Calls let out to each Roblox endpoint in the current minute.",
+    );
+    for u in &budgets {
+        let _ = writeln!(out, "fanhub_roblox_budget_used{{endpoint=\"{}\"}} {}", esc(&u.endpoint.name()), u.used);
+    }
+    head(
+        &mut out,
+        "fanhub_roblox_quota_remaining",
+        "gauge",
+        "Calls Roblox says are left in its current window (x-ratelimit-remaining), for endpoints whose answers carried it.",
+    );
+    for u in &budgets {
+        if let Some(left) = u.quota_remaining {
+            let _ = writeln!(out, "fanhub_roblox_quota_remaining{{endpoint=\"{}\"}} {left}", esc(&u.endpoint.name()));
+        }
+    }
+    head(
+        &mut out,
+        "fanhub_roblox_quota_limit",
+        "gauge",
+        "Roblox's own limit per window (x-ratelimit-limit), where its answers carried it.",
+    );
+    for u in &budgets {
+        if let Some(limit) = u.quota_limit {
+            let _ = writeln!(out, "fanhub_roblox_quota_limit{{endpoint=\"{}\"}} {limit}", esc(&u.endpoint.name()));
         }
     }
 

@@ -261,6 +261,7 @@ mod tests {
             created: created.into(),
             is_banned: false,
             verified: false,
+            source: None,
         }
     }
 

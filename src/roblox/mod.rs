@@ -24,8 +24,17 @@
 //!
 //! Configuration: `FANHUB_ROBLOX_API` (host template, default `https://{service}.roblox.com`),
 //! `FANHUB_ROBLOX_COOKIE` (optional `.ROBLOSECURITY`, sent only to those hosts, never logged),
+//! `FANHUB_ROBLOX_OPEN_CLOUD_KEY` (optional Open Cloud API key, sent only to
+//! `FANHUB_ROBLOX_OPEN_CLOUD_API`, default `https://apis.roblox.com`, never logged),
 //! `FANHUB_ROBLOX_TIMEOUT_MS`; budgets, cache lifetimes and the background share in site.toml
 //! `[roblox]`; ELC and tracked badge ids in `[badges]`; rules in `[classification]`.
+//!
+//! # Which source answers
+//!
+//! Join dates, ELC award dates, group facts and member lists come from Open Cloud when a key is
+//! set and Roblox accepts it; otherwise (and for ten minutes after Roblox refuses the key) from
+//! the legacy hosts, with the cookie when one is set. Usernames and headshots always come from
+//! the legacy hosts (Open Cloud has no such calls). Each report says which source gave what.
 
 pub mod cache;
 pub mod classify;
@@ -43,7 +52,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use classify::{Evidence, Verdict};
-pub use http::{CookieState, Priority, RobloxCookie};
+pub use http::{CookieState, OpenCloudAccess, OpenCloudKey, Priority, RobloxCookie};
 use http::{Answer, Budgets, HttpClient};
 use store::CacheRow;
 
@@ -52,6 +61,15 @@ use crate::error::ApiError;
 use crate::jobs::Jobs;
 
 pub const DEFAULT_API_TEMPLATE: &str = "https://{service}.roblox.com";
+pub const DEFAULT_OPEN_CLOUD_API: &str = "https://apis.roblox.com";
+/// ELC badge ids asked about in one inventory call (Roblox does not say how many its filter
+/// takes; this keeps the URL short).
+const INVENTORY_FILTER_IDS: usize = 50;
+/// Pages of one inventory filter followed at most: a filter of 50 ids fits one page of 100, so
+/// more means Roblox is not paging as documented.
+const MAX_INVENTORY_PAGES: usize = 4;
+/// A group's role names are asked for again after this.
+const ROLES_TTL_MS: i64 = 60 * 60 * 1000;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(8);
 /// Shown when Roblox has no headshot to give (still rendering, moderated, or unreachable).
 pub const PLACEHOLDER_AVATAR: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 150 150'%3E%3Crect width='150' height='150' fill='%23cbd5e1'/%3E%3Ccircle cx='75' cy='58' r='28' fill='%2364748b'/%3E%3Crect x='30' y='96' width='90' height='40' rx='20' fill='%2364748b'/%3E%3C/svg%3E";
@@ -136,6 +154,9 @@ pub struct Profile {
     pub is_banned: bool,
     #[serde(default, rename = "hasVerifiedBadge")]
     pub verified: bool,
+    /// Where it was read (kept with the cached profile).
+    #[serde(default, rename = "fanhubSource", skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
 }
 
 /// An ELC badge the player owns.
@@ -158,6 +179,11 @@ pub enum Unavailable {
     CookieRejected,
     /// Roblox answered with an error for this player only (hidden inventory, it seems).
     Hidden,
+    /// Open Cloud answered 403 for this player's inventory: it is not visible to everyone.
+    Private,
+    /// Open Cloud listed no badges at all for this player: a private inventory and an
+    /// inventory without badges look the same, so ownership of the ELC badges is unknown.
+    NothingVisible,
     /// Rate-limited, timed out or unreachable: try later.
     Temporary(String),
 }
@@ -168,6 +194,8 @@ impl Unavailable {
             Self::NeedsCookie => "needsCookie",
             Self::CookieRejected => "cookieRejected",
             Self::Hidden => "hidden",
+            Self::Private => "private",
+            Self::NothingVisible => "nothingVisible",
             Self::Temporary(_) => "temporary",
         }
     }
@@ -177,6 +205,8 @@ impl Unavailable {
             Self::NeedsCookie => "Roblox now refuses badge award dates to visitors who are not signed in, and this site has no Roblox cookie configured.".into(),
             Self::CookieRejected => "Roblox refused the site's Roblox cookie when asked for badge award dates (it may have expired).".into(),
             Self::Hidden => "Roblox returned an error for this player's badges; their inventory may be hidden.".into(),
+            Self::Private => "This player's Roblox inventory is private, so their ELC badges cannot be seen. They can show it in Roblox under Settings > Privacy > \"Who can see my inventory?\" > Everyone.".into(),
+            Self::NothingVisible => "Roblox listed no badges at all for this player: their inventory is private or holds no badges, so whether they own an ELC badge is unknown.".into(),
             Self::Temporary(why) => format!("Roblox's badge award dates could not be read right now: {why}"),
         }
     }
@@ -199,6 +229,30 @@ impl Awards {
     }
 }
 
+/// Where a part of a report came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Source {
+    /// Roblox Open Cloud with the site's API key.
+    OpenCloud,
+    /// The legacy hosts with the site's `.ROBLOSECURITY` cookie.
+    Cookie,
+    /// The legacy hosts without credentials.
+    Anonymous,
+}
+
+/// Which source gave a report's profile (join date) and its ELC award dates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(rename_all = "camelCase")]
+pub struct Sources {
+    /// Null for a profile read before sources were recorded.
+    pub profile: Option<Source>,
+    /// Null when the award dates were not read (none configured, or unavailable) or were read
+    /// before sources were recorded.
+    pub award_dates: Option<Source>,
+}
+
 /// Everything known about one player, classified.
 #[derive(Clone, Debug)]
 pub struct PlayerReport {
@@ -209,6 +263,7 @@ pub struct PlayerReport {
     /// How many ELC badges the site knows (`[badges] elc`).
     pub elc_total: usize,
     pub verdict: Verdict,
+    pub sources: Sources,
     /// When this report was put together (ms since the epoch).
     pub checked_at_ms: i64,
     /// Its newgen-check answer, serialized once (see `routes::newgen_check`).
@@ -289,6 +344,7 @@ pub struct BadgeMeta {
 pub struct RobloxConfig {
     pub api_template: String,
     pub cookie: Option<RobloxCookie>,
+    pub open_cloud: Option<OpenCloudAccess>,
     pub timeout: Duration,
     pub badges: settings::BadgeSettings,
     pub classification: settings::Classification,
@@ -305,7 +361,9 @@ pub struct Inner {
     pub config: RobloxConfig,
     names: cache::Bounded<String, Option<u64>>,
     profiles: cache::Bounded<u64, Profile>,
-    awards: cache::Bounded<u64, Awards>,
+    awards: cache::Bounded<u64, (Awards, Option<Source>)>,
+    /// Role names and ranks by role id, per group (Open Cloud's memberships give only the id).
+    roles: cache::Bounded<u64, Arc<std::collections::HashMap<u64, (String, i64)>>>,
     thumbs: cache::Bounded<u64, String>,
     badge_meta: cache::Bounded<u64, BadgeMeta>,
     reports: cache::Bounded<String, Arc<PlayerReport>>,
@@ -416,10 +474,151 @@ fn unexpected(answer: &Answer) -> RobloxError {
     RobloxError::Upstream(answer.status.as_u16())
 }
 
+/// What one inventory filter gave.
+enum InventoryRead {
+    /// `(badge id, award time)` of the badges listed.
+    Items(Vec<(u64, String)>),
+    KeyRejected,
+    Refused(Unavailable),
+}
+
+/// The persisted award dates: `{"source": ..., "badges": [...]}` (rows from before sources were
+/// recorded are a bare list).
+#[derive(Serialize, Deserialize)]
+struct StoredAwards {
+    source: Option<Source>,
+    badges: Vec<AwardedBadge>,
+}
+
+impl StoredAwards {
+    fn render(badges: &[AwardedBadge], source: Source) -> String {
+        serde_json::to_string(&serde_json::json!({"source": source, "badges": badges})).expect("awards serialize")
+    }
+
+    fn parse(body: &str) -> Option<(Vec<AwardedBadge>, Option<Source>)> {
+        if let Ok(stored) = serde_json::from_str::<StoredAwards>(body) {
+            return Some((stored.badges, stored.source));
+        }
+        serde_json::from_str::<Vec<AwardedBadge>>(body).ok().map(|list| (list, None))
+    }
+}
+
+/// Open Cloud's answers, as far as the site reads them. Ids are strings in Open Cloud's JSON;
+/// numbers are read too.
+mod cloud {
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug, Clone)]
+    #[serde(untagged)]
+    pub enum Id {
+        Number(u64),
+        Text(String),
+    }
+
+    impl Id {
+        pub fn get(&self) -> Option<u64> {
+            match self {
+                Id::Number(n) => Some(*n),
+                Id::Text(t) => t.trim().parse().ok(),
+            }
+        }
+    }
+
+    /// The number at the end of a resource path: `users/123` -> 123 (None for another shape).
+    pub fn path_id(path: &str, collection: &str) -> Option<u64> {
+        let rest = path.rsplit_once('/').filter(|(head, _)| head.ends_with(collection))?.1;
+        (!rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())).then(|| rest.parse().ok()).flatten()
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct User {
+        pub id: Option<Id>,
+        pub name: String,
+        pub display_name: Option<String>,
+        pub about: Option<String>,
+        pub create_time: Option<String>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct InventoryPage {
+        #[serde(default)]
+        pub inventory_items: Vec<InventoryItem>,
+        pub next_page_token: Option<String>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct InventoryItem {
+        pub badge_details: Option<BadgeDetails>,
+        pub add_time: Option<String>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct BadgeDetails {
+        pub badge_id: Option<Id>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Group {
+        pub id: Option<Id>,
+        pub display_name: String,
+        #[serde(default)]
+        pub description: String,
+        #[serde(default)]
+        pub member_count: u64,
+        pub owner: Option<String>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct MembershipPage {
+        #[serde(default)]
+        pub group_memberships: Vec<Membership>,
+        pub next_page_token: Option<String>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Membership {
+        pub user: String,
+        pub role: Option<String>,
+    }
+}
+
+/// `groups/v1/groups/{id}/roles`.
+#[derive(Deserialize)]
+struct RoleList {
+    roles: Vec<RoleItem>,
+}
+
+#[derive(Deserialize)]
+struct RoleItem {
+    id: u64,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    rank: i64,
+}
+
+/// Open Cloud page tokens are kept in a scan's cursor with this mark, so a scan resumed later
+/// asks the API that gave it.
+const CLOUD_CURSOR: &str = "oc:";
+
 impl Roblox {
     pub fn new(config: RobloxConfig, db: Db, jobs: Jobs) -> Self {
         let budgets = Budgets::new(&config.limits.budgets, config.limits.background_share);
-        let http = HttpClient::new(&config.api_template, config.cookie.clone(), config.timeout, budgets, jobs);
+        let http = HttpClient::new(
+            &config.api_template,
+            config.cookie.clone(),
+            config.open_cloud.clone(),
+            config.timeout,
+            budgets,
+            jobs,
+        );
         let n = config.limits.cache_entries;
         Self(Arc::new(Inner {
             http,
@@ -427,6 +626,7 @@ impl Roblox {
             names: cache::Bounded::new(n),
             profiles: cache::Bounded::new(n),
             awards: cache::Bounded::new(n),
+            roles: cache::Bounded::new(64),
             thumbs: cache::Bounded::new(n),
             badge_meta: cache::Bounded::new(1000),
             reports: cache::Bounded::new(n),
@@ -551,8 +751,8 @@ impl Roblox {
                     }
                 }
                 "awards" if at >= now - self.awards_ttl_ms() => {
-                    if let Ok(list) = serde_json::from_str::<Vec<AwardedBadge>>(&body) {
-                        self.awards.insert(id, Awards::Known(list), at);
+                    if let Some((list, source)) = StoredAwards::parse(&body) {
+                        self.awards.insert(id, (Awards::Known(list), source), at);
                     }
                 }
                 "thumb" if at >= now - self.thumb_ttl_ms() => self.thumbs.insert(id, body, at),
@@ -568,18 +768,20 @@ impl Roblox {
         }
         let mut rows = Vec::new();
         let profile = self.profile(id, priority, &mut rows).await?;
-        let ((awards, award_row), (avatar_url, thumb_row)) =
+        let (((awards, award_source), award_row), (avatar_url, thumb_row)) =
             tokio::join!(self.award_dates(id, priority), self.headshot(id, priority));
         rows.extend(award_row);
         rows.extend(thumb_row);
         let elc_total = self.config.badges.elc.len();
         let verdict = classify::classify(&self.config.classification, &profile, &awards, elc_total);
+        let sources = Sources { profile: profile.source, award_dates: award_source };
         let report = Arc::new(PlayerReport {
             profile,
             avatar_url,
             awards,
             elc_total,
             verdict,
+            sources,
             checked_at_ms: now_ms(),
             rendered: Default::default(),
         });
@@ -628,13 +830,14 @@ impl Roblox {
         if let Some(p) = self.profiles.get(&id, now - self.profile_ttl_ms()) {
             return Ok(p);
         }
-        let answer = self.http.call(&http::USER, &format!("v1/users/{id}"), &[], None, priority).await?;
-        match answer.status.as_u16() {
-            200 => {}
-            400 | 404 => return Err(RobloxError::UnknownUser(format!("with id {id}"))),
-            _ => return Err(unexpected(&answer)),
-        }
-        let profile: Profile = parse(&answer)?;
+        let from_cloud = match self.http.open_cloud_ready() {
+            true => self.cloud_profile(id, priority).await?,
+            false => None,
+        };
+        let profile = match from_cloud {
+            Some(p) => p,
+            None => self.legacy_profile(id, priority).await?,
+        };
         if profile.created.parse::<jiff::Timestamp>().is_err() {
             return Err(RobloxError::BadAnswer(format!("join date {:?}", profile.created)));
         }
@@ -648,70 +851,219 @@ impl Roblox {
         Ok(profile)
     }
 
-    /// The ELC award dates; never an error (the reason is in `Awards::Unavailable`).
-    async fn award_dates(&self, id: u64, priority: Priority) -> (Awards, Option<CacheRow>) {
+    /// The source of a legacy call: the cookie goes to every legacy host when one is set.
+    fn legacy_source(&self) -> Source {
+        if self.http.has_cookie() { Source::Cookie } else { Source::Anonymous }
+    }
+
+    /// `users/v1/users/{id}`.
+    async fn legacy_profile(&self, id: u64, priority: Priority) -> Result<Profile, RobloxError> {
+        let answer = self.http.call(&http::USER, &format!("v1/users/{id}"), &[], None, priority).await?;
+        match answer.status.as_u16() {
+            200 => {}
+            400 | 404 => return Err(RobloxError::UnknownUser(format!("with id {id}"))),
+            _ => return Err(unexpected(&answer)),
+        }
+        let mut profile: Profile = parse(&answer)?;
+        profile.source = Some(self.legacy_source());
+        Ok(profile)
+    }
+
+    /// Open Cloud's `cloud/v2/users/{id}`; None when Roblox refused the key (the caller falls back).
+    async fn cloud_profile(&self, id: u64, priority: Priority) -> Result<Option<Profile>, RobloxError> {
+        let answer = self.http.call(&http::CLOUD_USER, &format!("cloud/v2/users/{id}"), &[], None, priority).await?;
+        if answer.key_rejected {
+            return Ok(None);
+        }
+        match answer.status.as_u16() {
+            200 => {}
+            400 | 404 => return Err(RobloxError::UnknownUser(format!("with id {id}"))),
+            _ => return Err(unexpected(&answer)),
+        }
+        let user: cloud::User = parse(&answer)?;
+        let created = user.create_time.ok_or_else(|| RobloxError::BadAnswer("a user without a join date (createTime)".into()))?;
+        Ok(Some(Profile {
+            id: user.id.and_then(|i| i.get()).unwrap_or(id),
+            display_name: user.display_name.filter(|d| !d.is_empty()).unwrap_or_else(|| user.name.clone()),
+            name: user.name,
+            description: user.about.unwrap_or_default(),
+            created,
+            // Open Cloud says nothing of bans or the verified badge.
+            is_banned: false,
+            verified: false,
+            source: Some(Source::OpenCloud),
+        }))
+    }
+
+    /// The ELC award dates and where they came from; never an error (the reason is in
+    /// `Awards::Unavailable`).
+    async fn award_dates(&self, id: u64, priority: Priority) -> ((Awards, Option<Source>), Option<CacheRow>) {
         let now = now_ms();
-        let elc = &self.config.badges.elc;
-        if elc.is_empty() {
-            return (Awards::Known(Vec::new()), None);
+        if self.config.badges.elc.is_empty() {
+            return ((Awards::Known(Vec::new()), None), None);
         }
         if let Some(a) = self.awards.get(&id, now - self.awards_ttl_ms()) {
             return (a, None);
         }
-        if let Some(why) = self.award_dates_refused() {
-            return (Awards::Unavailable(why), None);
+        let read = match self.http.open_cloud_ready() {
+            true => self.cloud_award_dates(id, priority).await,
+            false => None,
+        };
+        let (found, source) = match read {
+            Some(found) => (found, Source::OpenCloud),
+            None => (self.legacy_award_dates(id, priority).await, self.legacy_source()),
+        };
+        let awarded = match found {
+            Ok(list) => list,
+            Err(why @ Unavailable::Temporary(_)) => return ((Awards::Unavailable(why), None), None),
+            Err(why) => {
+                // Kept an hour, in memory only: the cached entry's age makes it expire early.
+                let at = now - self.awards_ttl_ms() + REFUSED_AWARDS_TTL_MS;
+                self.awards.insert(id, (Awards::Unavailable(why.clone()), None), at);
+                return ((Awards::Unavailable(why), None), None);
+            }
+        };
+        let mut owned = Vec::new();
+        for (badge_id, awarded_date) in awarded {
+            let meta = self.badge_meta(badge_id, priority).await;
+            owned.push(AwardedBadge {
+                badge_id,
+                name: meta.as_ref().map_or_else(|| format!("Badge {badge_id}"), |m| m.name.clone()),
+                description: meta.map(|m| m.description).unwrap_or_default(),
+                awarded_date,
+            });
         }
+        owned.sort_by(|a, b| a.awarded_date.cmp(&b.awarded_date));
+        self.awards.insert(id, (Awards::Known(owned.clone()), Some(source)), now);
+        let row = CacheRow {
+            kind: "awards",
+            key: id.to_string(),
+            body: StoredAwards::render(&owned, source),
+            fetched_at: now,
+        };
+        ((Awards::Known(owned), Some(source)), Some(row))
+    }
+
+    /// `badges/v1/users/{id}/badges/awarded-dates`: the owned ELC badges with their dates.
+    async fn legacy_award_dates(&self, id: u64, priority: Priority) -> Result<Vec<(u64, String)>, Unavailable> {
+        if let Some(why) = self.award_dates_refused() {
+            return Err(why);
+        }
+        let now = now_ms();
+        let elc = &self.config.badges.elc;
         let ids = elc.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
         let path = format!("v1/users/{id}/badges/awarded-dates");
-        let answer = match self.http.call(&http::AWARDED_DATES, &path, &[("badgeIds", ids)], None, priority).await {
-            Ok(a) => a,
-            Err(e) => return (Awards::Unavailable(Unavailable::Temporary(e.to_string())), None),
-        };
-        let refused = |why: Unavailable| {
-            // Kept an hour, in memory only: the cached entry's age makes it expire early.
-            let at = now - self.awards_ttl_ms() + REFUSED_AWARDS_TTL_MS;
-            self.awards.insert(id, Awards::Unavailable(why.clone()), at);
-            (Awards::Unavailable(why), None)
-        };
+        let answer = self
+            .http
+            .call(&http::AWARDED_DATES, &path, &[("badgeIds", ids)], None, priority)
+            .await
+            .map_err(|e| Unavailable::Temporary(e.to_string()))?;
         match answer.status.as_u16() {
             200 => {}
             401 | 403 if self.http.has_cookie() => {
                 self.http.note_cookie(false);
                 self.note_site_refusal(Unavailable::CookieRejected, now);
-                return refused(Unavailable::CookieRejected);
+                return Err(Unavailable::CookieRejected);
             }
             401 | 403 => {
                 self.note_site_refusal(Unavailable::NeedsCookie, now);
-                return refused(Unavailable::NeedsCookie);
+                return Err(Unavailable::NeedsCookie);
             }
-            500 => return refused(Unavailable::Hidden),
-            404 | 400 => return refused(Unavailable::Hidden),
-            s => return (Awards::Unavailable(Unavailable::Temporary(format!("HTTP {s}"))), None),
+            400 | 404 | 500 => return Err(Unavailable::Hidden),
+            s => return Err(Unavailable::Temporary(format!("HTTP {s}"))),
         }
         self.http.note_cookie(true);
-        let list: DataList<Award> = match parse(&answer) {
-            Ok(l) => l,
-            Err(e) => return (Awards::Unavailable(Unavailable::Temporary(e.to_string())), None),
-        };
+        let list: DataList<Award> = parse(&answer).map_err(|e| Unavailable::Temporary(e.to_string()))?;
+        Ok(list.data.into_iter().filter(|a| elc.contains(&a.badge_id)).map(|a| (a.badge_id, a.awarded_date)).collect())
+    }
+
+    /// Open Cloud's inventory: the owned ELC badges with the time each was added (the award
+    /// time). None when Roblox refused the key (the caller falls back to the legacy call).
+    ///
+    /// An empty answer is only "owns none" when the inventory shows some badge: one more call
+    /// asks for any badge at all, and when that is empty too the answer says it is unknown.
+    async fn cloud_award_dates(&self, id: u64, priority: Priority) -> Option<Result<Vec<(u64, String)>, Unavailable>> {
+        let elc = &self.config.badges.elc;
         let mut owned = Vec::new();
-        for award in list.data.into_iter().filter(|a| elc.contains(&a.badge_id)) {
-            let meta = self.badge_meta(award.badge_id, priority).await;
-            owned.push(AwardedBadge {
-                badge_id: award.badge_id,
-                name: meta.as_ref().map_or_else(|| format!("Badge {}", award.badge_id), |m| m.name.clone()),
-                description: meta.map(|m| m.description).unwrap_or_default(),
-                awarded_date: award.awarded_date,
-            });
+        for chunk in elc.chunks(INVENTORY_FILTER_IDS) {
+            let filter = format!("badgeIds={}", chunk.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+            match self.cloud_inventory(id, &filter, 100, MAX_INVENTORY_PAGES, priority).await {
+                InventoryRead::Items(items) => owned.extend(items.into_iter().filter(|(b, _)| chunk.contains(b))),
+                InventoryRead::KeyRejected => return None,
+                InventoryRead::Refused(why) => return Some(Err(why)),
+            }
         }
-        owned.sort_by(|a, b| a.awarded_date.cmp(&b.awarded_date));
-        self.awards.insert(id, Awards::Known(owned.clone()), now);
-        let row = CacheRow {
-            kind: "awards",
-            key: id.to_string(),
-            body: serde_json::to_string(&owned).expect("awards serialize"),
-            fetched_at: now,
-        };
-        (Awards::Known(owned), Some(row))
+        owned.sort();
+        owned.dedup_by_key(|(b, _)| *b);
+        if !owned.is_empty() {
+            return Some(Ok(owned));
+        }
+        match self.cloud_inventory(id, "badges=true", 1, 1, priority).await {
+            InventoryRead::Items(any) if any.is_empty() => Some(Err(Unavailable::NothingVisible)),
+            InventoryRead::Items(_) => Some(Ok(Vec::new())),
+            InventoryRead::KeyRejected => None,
+            InventoryRead::Refused(why) => Some(Err(why)),
+        }
+    }
+
+    /// The badges of one inventory filter, following at most `max_pages` pages.
+    async fn cloud_inventory(
+        &self,
+        id: u64,
+        filter: &str,
+        page_size: usize,
+        max_pages: usize,
+        priority: Priority,
+    ) -> InventoryRead {
+        let path = format!("cloud/v2/users/{id}/inventory-items");
+        let mut items = Vec::new();
+        let mut token: Option<String> = None;
+        for _ in 0..max_pages {
+            let mut query = vec![("filter", filter.to_string()), ("maxPageSize", page_size.to_string())];
+            if let Some(t) = &token {
+                query.push(("pageToken", t.clone()));
+            }
+            let answer = match self.http.call(&http::CLOUD_INVENTORY, &path, &query, None, priority).await {
+                Ok(a) => a,
+                Err(e) => return InventoryRead::Refused(Unavailable::Temporary(e.to_string())),
+            };
+            if answer.key_rejected {
+                return InventoryRead::KeyRejected;
+            }
+            match answer.status.as_u16() {
+                200 => {}
+                403 => return InventoryRead::Refused(Unavailable::Private),
+                404 => return InventoryRead::Refused(Unavailable::Hidden),
+                s => return InventoryRead::Refused(Unavailable::Temporary(format!("Open Cloud answered HTTP {s}"))),
+            }
+            let page: cloud::InventoryPage = match parse(&answer) {
+                Ok(p) => p,
+                Err(e) => return InventoryRead::Refused(Unavailable::Temporary(e.to_string())),
+            };
+            for item in page.inventory_items {
+                let Some(badge_id) = item.badge_details.and_then(|d| d.badge_id).and_then(|b| b.get()) else { continue };
+                match item.add_time {
+                    Some(t) if t.parse::<jiff::Timestamp>().is_ok() => items.push((badge_id, t)),
+                    other => {
+                        return InventoryRead::Refused(Unavailable::Temporary(format!(
+                            "Roblox sent an award date this site cannot read ({other:?})"
+                        )));
+                    }
+                }
+            }
+            match page.next_page_token.filter(|t| !t.is_empty()) {
+                None => return InventoryRead::Items(items),
+                Some(next) if token.as_deref() == Some(next.as_str()) => {
+                    return InventoryRead::Refused(Unavailable::Temporary("Roblox sent the same page token again".into()));
+                }
+                Some(next) => token = Some(next),
+            }
+        }
+        if max_pages == 1 {
+            // A probe reads one page whatever follows.
+            return InventoryRead::Items(items);
+        }
+        InventoryRead::Refused(Unavailable::Temporary(format!("Roblox sent more than {max_pages} pages of inventory")))
     }
 
     /// Why Roblox refuses everyone's award dates at the moment, if it does (no cookie, cookie
@@ -855,8 +1207,28 @@ impl Roblox {
         Ok(BadgePage { badges: page.data, next_cursor: page.next_page_cursor.filter(|c| !c.is_empty()) })
     }
 
-    /// `groups/v1/groups/{id}`: name, member count, owner.
+    /// Name, member count and owner: Open Cloud's `cloud/v2/groups/{id}` when the key is
+    /// accepted, else `groups/v1/groups/{id}`.
     pub async fn group_info(&self, group_id: u64, priority: Priority) -> Result<GroupInfo, RobloxError> {
+        if self.http.open_cloud_ready() {
+            let answer = self.http.call(&http::CLOUD_GROUP, &format!("cloud/v2/groups/{group_id}"), &[], None, priority).await?;
+            if !answer.key_rejected {
+                match answer.status.as_u16() {
+                    200 => {}
+                    400 | 404 => return Err(RobloxError::UnknownGroup(group_id)),
+                    _ => return Err(unexpected(&answer)),
+                }
+                let group: cloud::Group = parse(&answer)?;
+                let owner = group.owner.as_deref().and_then(|o| cloud::path_id(o, "users"));
+                return Ok(GroupInfo {
+                    id: group.id.and_then(|i| i.get()).unwrap_or(group_id),
+                    name: group.display_name,
+                    description: group.description,
+                    member_count: group.member_count,
+                    owner: owner.map(|user_id| GroupOwner { user_id, username: String::new() }),
+                });
+            }
+        }
         let answer = self.http.call(&http::GROUP, &format!("v1/groups/{group_id}"), &[], None, priority).await?;
         match answer.status.as_u16() {
             200 => parse(&answer),
@@ -865,13 +1237,26 @@ impl Roblox {
         }
     }
 
-    /// One page of 100 members, oldest membership first. `cursor` is the previous page's `next_cursor`.
+    /// One page of up to 100 members, oldest membership first. `cursor` is the previous page's
+    /// `next_cursor`. Open Cloud's memberships when the key is accepted (and always for a cursor
+    /// it gave), else `groups/v1/groups/{id}/users`.
     pub async fn group_members_page(
         &self,
         group_id: u64,
         cursor: Option<&str>,
         priority: Priority,
     ) -> Result<MembersPage, RobloxError> {
+        let cloud_token = cursor.and_then(|c| c.strip_prefix(CLOUD_CURSOR));
+        if cloud_token.is_some() || (cursor.is_none() && self.http.open_cloud_ready()) {
+            if let Some(page) = self.cloud_members_page(group_id, cloud_token, priority).await? {
+                return Ok(page);
+            }
+            if cloud_token.is_some() {
+                return Err(RobloxError::Unreachable(
+                    "Roblox refused the Open Cloud key that this scan's next page needs; it can go on once the key is accepted again".into(),
+                ));
+            }
+        }
         let query = page_query(cursor);
         let path = format!("v1/groups/{group_id}/users");
         let answer = self.http.call(&http::GROUP_USERS, &path, &query, None, priority).await?;
@@ -898,6 +1283,75 @@ impl Roblox {
         })
     }
 
+    /// Open Cloud's `cloud/v2/groups/{id}/memberships`; None when Roblox refused the key.
+    /// Members arrive as ids (their names come with their lookups); a membership whose `user` is
+    /// not `users/<digits>` is skipped and logged.
+    async fn cloud_members_page(
+        &self,
+        group_id: u64,
+        token: Option<&str>,
+        priority: Priority,
+    ) -> Result<Option<MembersPage>, RobloxError> {
+        let mut query = vec![("maxPageSize", "100".to_string())];
+        if let Some(t) = token.filter(|t| !t.is_empty()) {
+            query.push(("pageToken", t.to_string()));
+        }
+        let path = format!("cloud/v2/groups/{group_id}/memberships");
+        let answer = self.http.call(&http::CLOUD_MEMBERSHIPS, &path, &query, None, priority).await?;
+        if answer.key_rejected {
+            return Ok(None);
+        }
+        match answer.status.as_u16() {
+            200 => {}
+            400 | 404 => return Err(RobloxError::UnknownGroup(group_id)),
+            _ => return Err(unexpected(&answer)),
+        }
+        let page: cloud::MembershipPage = parse(&answer)?;
+        let roles = self.group_roles(group_id, priority).await;
+        let mut members = Vec::with_capacity(page.group_memberships.len());
+        let mut skipped = 0;
+        for m in page.group_memberships {
+            let Some(user_id) = cloud::path_id(&m.user, "users") else {
+                skipped += 1;
+                continue;
+            };
+            let role = m.role.as_deref().and_then(|r| cloud::path_id(r, "roles")).and_then(|r| roles.get(&r).cloned());
+            let (role_name, role_rank) = role.unwrap_or_default();
+            members.push(GroupMember {
+                user_id,
+                username: String::new(),
+                display_name: String::new(),
+                verified: false,
+                role_name,
+                role_rank,
+            });
+        }
+        if skipped > 0 {
+            tracing::warn!("group {group_id}: skipped {skipped} memberships whose user is not users/<id>");
+        }
+        let next_cursor = page.next_page_token.filter(|t| !t.is_empty()).map(|t| format!("{CLOUD_CURSOR}{t}"));
+        Ok(Some(MembersPage { members, next_cursor }))
+    }
+
+    /// Role names and ranks by id (`groups/v1/groups/{id}/roles`), kept an hour; empty when
+    /// Roblox does not give them (members then have no role name).
+    async fn group_roles(&self, group_id: u64, priority: Priority) -> Arc<std::collections::HashMap<u64, (String, i64)>> {
+        let now = now_ms();
+        if let Some(roles) = self.roles.get(&group_id, now - ROLES_TTL_MS) {
+            return roles;
+        }
+        let path = format!("v1/groups/{group_id}/roles");
+        let roles: std::collections::HashMap<u64, (String, i64)> = match self.http.call(&http::GROUP_ROLES, &path, &[], None, priority).await {
+            Ok(a) if a.status.is_success() => parse::<RoleList>(&a)
+                .map(|l| l.roles.into_iter().map(|r| (r.id, (r.name, r.rank))).collect())
+                .unwrap_or_default(),
+            _ => Default::default(),
+        };
+        let roles = Arc::new(roles);
+        self.roles.insert(group_id, roles.clone(), now);
+        roles
+    }
+
     /// Empties the in-memory caches and the persisted lookup cache (admin "Clear System Cache").
     pub async fn clear_caches(&self) -> Result<usize, ApiError> {
         let n = self.names.len() + self.profiles.len() + self.awards.len() + self.thumbs.len() + self.reports.len();
@@ -922,13 +1376,77 @@ impl Roblox {
         };
         let limited = if http.budgets.any_blocked() { "rate-limited by Roblox now" } else { "not rate-limited" };
         let cookie = match http.cookie_state() {
-            CookieState::NotConfigured => "no cookie (award dates need FANHUB_ROBLOX_COOKIE)",
+            CookieState::NotConfigured if http.has_open_cloud_key() => "no cookie (not needed with the Open Cloud key)",
+            CookieState::NotConfigured => "no cookie (award dates need FANHUB_ROBLOX_OPEN_CLOUD_KEY or FANHUB_ROBLOX_COOKIE)",
             CookieState::Untested => "cookie configured, not used yet",
             CookieState::Accepted => "cookie accepted",
             CookieState::Rejected => "cookie rejected by Roblox",
         };
         let ok = !(answered < failed) && http.cookie_state() != CookieState::Rejected;
         (ok, format!("{reach}; {limited}; {cookie}"))
+    }
+
+    /// The Open Cloud key's line for System Health: `None` status when no key is set.
+    pub fn open_cloud_health(&self) -> (Option<bool>, String) {
+        let (state, problem) = self.http.key_state();
+        match state {
+            CookieState::NotConfigured => (
+                None,
+                "no key: join dates, award dates and member lists come from the legacy hosts (set FANHUB_ROBLOX_OPEN_CLOUD_KEY)".into(),
+            ),
+            CookieState::Untested => (Some(true), "key set, not used yet".into()),
+            CookieState::Accepted => (Some(true), "key accepted by Roblox".into()),
+            CookieState::Rejected => (
+                Some(false),
+                format!(
+                    "Roblox refused the key ({}); lookups use the {} meanwhile and try the key again every {} minutes",
+                    problem.unwrap_or_default(),
+                    if self.http.has_cookie() { "cookie" } else { "anonymous legacy calls" },
+                    http::KEY_RETRY_AFTER_MS / 60_000
+                ),
+            ),
+        }
+    }
+
+    /// Which Roblox path each kind of call takes now.
+    pub fn paths(&self) -> String {
+        let legacy = match self.legacy_source() {
+            Source::Cookie => "legacy hosts with the cookie",
+            _ => "legacy hosts, anonymous",
+        };
+        let cloud = self.http.open_cloud_ready();
+        let award_dates = if self.config.badges.elc.is_empty() {
+            "not read (no ELC badges in site.toml)"
+        } else if cloud {
+            "Open Cloud (inventory)"
+        } else if self.award_dates_refused().is_some() {
+            "legacy hosts, refused by Roblox now"
+        } else {
+            legacy
+        };
+        let either = if cloud { "Open Cloud" } else { legacy };
+        format!(
+            "join dates: {either}; award dates: {award_dates}; group facts and members: {either}; usernames, headshots and badge figures: {legacy} (Open Cloud has no such calls)"
+        )
+    }
+
+    /// Each budget's use this minute and Roblox's quota, for the endpoints in use.
+    pub fn budget_use(&self) -> String {
+        let cloud = self.http.open_cloud_ready();
+        let usage = self.http.budgets.usage();
+        let lines: Vec<String> = usage
+            .iter()
+            .filter(|u| u.used > 0 || u.quota_remaining.is_some() || (u.endpoint.api == http::Api::OpenCloud) == cloud)
+            .map(|u| {
+                let quota = match (u.quota_remaining, u.quota_limit) {
+                    (Some(left), Some(limit)) => format!(", Roblox: {left} of {limit} left"),
+                    (Some(left), None) => format!(", Roblox: {left} left"),
+                    _ => String::new(),
+                };
+                format!("{} {}/{}{quota}", u.endpoint.name(), u.used, u.limit)
+            })
+            .collect();
+        format!("calls this minute of each budget: {}", lines.join("; "))
     }
 }
 

@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::middleware::from_fn_with_state;
-use axum::body::Bytes;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Json, Router};
@@ -16,9 +16,9 @@ use utoipa::ToSchema;
 
 use super::settings::GenerationCode;
 use super::{Awards, Evidence, PlayerReport, Priority};
-use crate::http::cached::Caching;
 use crate::db::now_ms;
 use crate::error::ApiError;
+use crate::http::cached::Caching;
 use crate::http::client_ip::ClientIp;
 use crate::http::extract::Path;
 use crate::keys::guard::{ApiCaller, require_api_key};
@@ -95,7 +95,9 @@ pub struct ElcBadges {
     /// False when Roblox did not give the award dates; `unavailableReason` says why.
     pub available: bool,
     pub unavailable_reason: Option<String>,
-    /// `needsCookie`, `cookieRejected`, `hidden` or `temporary`.
+    /// `needsCookie`, `cookieRejected`, `hidden`, `private` (the inventory is not visible to
+    /// everyone), `nothingVisible` (Roblox listed no badge at all: private or none owned) or
+    /// `temporary`.
     pub unavailable_code: Option<String>,
 }
 
@@ -135,6 +137,9 @@ pub struct NewgenCheck {
     pub evidence: Vec<Evidence>,
     pub is_banned: bool,
     pub elc_badges: ElcBadges,
+    /// Where the join date and the award dates were read: Roblox Open Cloud with the site's key,
+    /// the legacy hosts with the site's cookie, or anonymously.
+    pub roblox_sources: super::Sources,
     /// When Roblox's data was read (RFC 3339); cached answers keep their time.
     pub checked_at: String,
     /// The key of this call (always the last field: the rest of the answer is kept serialized
@@ -182,7 +187,10 @@ enum LookupFailures {
     UnknownUser(crate::error::ErrorBody),
     #[response(status = 502, description = "Roblox is unreachable, failed or sent an unreadable answer")]
     Upstream(crate::error::ErrorBody),
-    #[response(status = 503, description = "Roblox is rate-limiting lookups, or the site's Roblox budget is spent (Retry-After says when to try again)")]
+    #[response(
+        status = 503,
+        description = "Roblox is rate-limiting lookups, or the site's Roblox budget is spent (Retry-After says when to try again)"
+    )]
     Throttled(crate::error::ErrorBody),
     #[response(status = 504, description = "Roblox did not answer in time")]
     Timeout(crate::error::ErrorBody),
@@ -297,6 +305,7 @@ fn newgen_answer_head(report: &PlayerReport, account_age: i64) -> Bytes {
         evidence: v.evidence.clone(),
         is_banned: p.is_banned,
         elc_badges: elc_badges(report),
+        roblox_sources: report.sources,
         checked_at: report.checked_at(),
         api_key: KeyUsage { name: String::new(), requests: 0 },
     };
@@ -382,6 +391,8 @@ pub struct BotAnalysis {
     pub is_banned: bool,
     pub status: BotStatus,
     pub badges: BotBadges,
+    /// Where the join date and the award dates were read.
+    pub roblox_sources: super::Sources,
     pub checked_at: String,
 }
 
@@ -428,6 +439,7 @@ pub(crate) async fn analyze(
             available: elc.available,
             unavailable_reason: elc.unavailable_reason,
         },
+        roblox_sources: report.sources,
         checked_at: report.checked_at(),
     }))
 }

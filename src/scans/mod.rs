@@ -289,14 +289,20 @@ impl<V: Clone> KeptAtVersion<V> {
 
 /// The most members a minute the configured background share of the Roblox budget allows:
 /// each new member costs one profile call, one award-dates call (unless the site has no ELC
-/// badges or Roblox refuses award dates to everyone at the moment) and a hundredth of a
-/// headshots call (a page's headshots are asked for at once).
+/// badges or Roblox refuses award dates to everyone at the moment), a hundredth of a headshots
+/// call (a page's headshots are asked for at once) and a hundredth of a member-list call; on
+/// the endpoints of the path in use (Open Cloud with an accepted key, else the legacy hosts).
 pub fn max_rate_per_minute(roblox: &crate::roblox::Roblox) -> f64 {
     let share = roblox.config.limits.background_share;
     let limits = roblox.http.budgets.limits();
-    let mut members_per_call = vec![(http::USER.name(), 1.0), (http::HEADSHOTS.name(), 100.0)];
-    if !roblox.config.badges.elc.is_empty() && roblox.award_dates_refused().is_none() {
-        members_per_call.push((http::AWARDED_DATES.name(), 1.0));
+    let cloud = roblox.http.open_cloud_ready();
+    let (profile, awards, members) = match cloud {
+        true => (http::CLOUD_USER, http::CLOUD_INVENTORY, http::CLOUD_MEMBERSHIPS),
+        false => (http::USER, http::AWARDED_DATES, http::GROUP_USERS),
+    };
+    let mut members_per_call = vec![(profile.name(), 1.0), (http::HEADSHOTS.name(), 100.0), (members.name(), 100.0)];
+    if !roblox.config.badges.elc.is_empty() && (cloud || roblox.award_dates_refused().is_none()) {
+        members_per_call.push((awards.name(), 1.0));
     }
     let window_minutes = http::WINDOW.as_secs_f64() / 60.0;
     limits

@@ -59,6 +59,7 @@ pub const BADGE: &str = "badges/v1/badges/{id}";
 pub const UNIVERSE_BADGES: &str = "badges/v1/universes/{id}/badges";
 pub const GROUP: &str = "groups/v1/groups/{id}";
 pub const GROUP_USERS: &str = "groups/v1/groups/{id}/users";
+pub const GROUP_ROLES: &str = "groups/v1/groups/{id}/roles";
 pub const CLOUD_USER: &str = "cloud/v2/users/{id}";
 pub const CLOUD_INVENTORY: &str = "cloud/v2/users/{id}/inventory-items";
 pub const CLOUD_MEMBERSHIPS: &str = "cloud/v2/groups/{id}/memberships";
@@ -284,6 +285,7 @@ pub fn router(state: Shared) -> Router {
         .route("/badges/v1/users/{id}/badges/awarded-dates", get(awarded_dates))
         .route("/groups/v1/groups/{id}", get(group))
         .route("/groups/v1/groups/{id}/users", get(group_users))
+        .route("/groups/v1/groups/{id}/roles", get(group_roles))
         .route("/cloud/v2/users/{id}", get(cloud_user))
         .route("/cloud/v2/users/{id}/inventory-items", get(cloud_inventory))
         .route("/cloud/v2/groups/{id}", get(cloud_group))
@@ -729,6 +731,23 @@ async fn awarded_dates(
         .map(|(i, b)| json!({"badgeId": b, "awardedDate": format!("2013-0{}-1{}T08:30:30.604064Z", 1 + i % 9, i % 10)}))
         .collect();
     answer(out, json!({"data": data}))
+}
+
+/// The roles every fake group has: "Member" (id 1, rank 1) and "Owner" (id 255, rank 255).
+async fn group_roles(State(s): State<Shared>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let out = match gate(&s, GROUP_ROLES, &headers).await {
+        Ok(h) => h,
+        Err(r) => return r,
+    };
+    let Some(id) = id.parse::<u64>().ok().filter(|id| id % 1000 != 404) else {
+        return errors(StatusCode::BAD_REQUEST, 1, "Group is invalid or does not exist.");
+    };
+    answer(
+        out,
+        json!({"groupId": id, "roles": [
+            {"id": 1, "name": "Member", "rank": 1, "memberCount": 0},
+            {"id": 255, "name": "Owner", "rank": 255, "memberCount": 1}]}),
+    )
 }
 
 async fn group(State(s): State<Shared>, headers: HeaderMap, Path(id): Path<String>) -> Response {

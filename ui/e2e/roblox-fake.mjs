@@ -26,6 +26,10 @@ export const FAKE = {
   badUsername: 'bad name!',
   /** A prefix for names never looked up before (so no cache answers for them). */
   fresh: 'MidFresh',
+  /** The key the fake's Open Cloud endpoints accept (FANHUB_ROBLOX_OPEN_CLOUD_KEY). */
+  openCloudKey: 'fake-open-cloud-key',
+  /** Through Open Cloud: an inventory Roblox refuses to show (403). */
+  privateInventory: 'PrivateBuilder',
   /** Its thumbnails point at Roblox's CDN: the suite answers those itself (never the internet). */
   cdn: 'https://tr.rbxcdn.com/**',
 };

@@ -6,7 +6,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, VIEWPORT_NAMES, exampleBin, visible, hidden, eventually, hasText, pageText } from './harness.mjs';
-import { assertNoHorizontalOverflow, dismissToasts, expectToast, failedLoad } from './admin-helpers.mjs';
+import { adminSessionCookies, assertNoHorizontalOverflow, dismissToasts, expectToast, failedLoad } from './admin-helpers.mjs';
 import { axeViolations, assertClean } from './axe.mjs';
 import { FAKE, setFakeModes, siteFile } from './roblox-fake.mjs';
 
@@ -387,6 +387,69 @@ describe('roblox pages (fake Roblox, no cookie: award dates refused; then Roblox
       await axeClean(page, `badge monitor, stale (${vp})`);
       env.assertNoConsoleErrors(page, { allow: [...EXPECTED_ERRORS, CDN_MISS] });
     }
+  });
+});
+
+describe('roblox pages (fake Roblox, Open Cloud key: no cookie needed)', () => {
+  const site = siteFile(60);
+  after(site.cleanup);
+  const env = useSuite({
+    withDataDir: true,
+    serverArgs: ['--site', site.file],
+    services: [
+      {
+        ...fakeRoblox({ FANHUB_ROBLOX_OPEN_CLOUD_KEY: FAKE.openCloudKey }),
+        serverEnv: (m) => ({ FANHUB_ROBLOX_API: FAKE.template(m[1]), FANHUB_ROBLOX_OPEN_CLOUD_API: m[1], FANHUB_ROBLOX_OPEN_CLOUD_KEY: FAKE.openCloudKey }),
+      },
+    ],
+  });
+
+  for (const vp of VIEWPORT_NAMES) {
+    it(`newgen detector: ELC award dates through Open Cloud, the sources named, a private inventory said plainly (${vp})`, async () => {
+      const page = await openRoblox(env, vp, '/newgen-detector');
+      await analyze(page, FAKE.veteran);
+      const { body: api } = await newgenApi(env, FAKE.veteran);
+      assert.deepEqual(api.robloxSources, { profile: 'openCloud', awardDates: 'openCloud' });
+      assert.ok(api.elcBadges.count > 0);
+      await eventually(async () => assert.ok((await page.getByTestId('elc-count').innerText()).includes(`${api.elcBadges.count} / ${api.elcBadges.total}`)));
+      assert.equal(await page.getByTestId('elc-badge').count(), api.elcBadges.count);
+      assert.equal((await page.getByTestId('roblox-sources').innerText()).trim(), 'Join date from Roblox Open Cloud; award dates from Roblox Open Cloud.');
+      await axeClean(page, `Open Cloud result (${vp})`);
+
+      await analyze(page, FAKE.privateInventory);
+      const note = page.getByTestId('award-dates-unavailable');
+      await visible(note);
+      const { body: priv } = await newgenApi(env, FAKE.privateInventory);
+      assert.equal(priv.elcBadges.unavailableCode, 'private');
+      assert.ok((await note.innerText()).includes(priv.elcBadges.unavailableReason), 'the server says the inventory is private, and how to show it');
+      assert.equal((await page.getByTestId('roblox-sources').innerText()).trim(), 'Join date from Roblox Open Cloud.');
+      await assertNoHorizontalOverflow(page);
+      env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
+    });
+  }
+
+  it('System Health names the Open Cloud key, the path of each kind of call and each budget (desktop)', async () => {
+    const key = await env.adminKey('e2e open cloud');
+    await newgenApi(env, FAKE.newgen);
+    const { checks } = await (await env.fetch('/api/admin/health', { headers: { 'X-Admin-Key': key } })).json();
+    const page = await env.open('desktop', '/admin');
+    await page.context().addCookies(await adminSessionCookies(env, key));
+    await page.goto('/admin');
+    const tab = page.locator('[role="tab"][data-tab="settings"]');
+    await tab.click();
+    const panel = page.getByRole('tabpanel');
+    for (const name of ['Roblox Open Cloud key', 'Roblox paths', 'Roblox budgets']) {
+      const check = checks.find((c) => c.name === name);
+      assert.ok(check, `the server has a ${name} check`);
+      const row = panel.getByTestId('health-check').filter({ has: page.getByText(name, { exact: true }) });
+      await visible(row);
+      if (name !== 'Roblox budgets') assert.ok((await row.innerText()).includes(check.detail), `${name}: the server's words`);
+    }
+    assert.equal(checks.find((c) => c.name === 'Roblox Open Cloud key').detail, 'key accepted by Roblox');
+    assert.match(checks.find((c) => c.name === 'Roblox paths').detail, /join dates: Open Cloud; award dates: Open Cloud/);
+    assert.match(checks.find((c) => c.name === 'Roblox budgets').detail, /cloud\/v2\/users\/\{id\} \d+\/900, Roblox: \d+ of 1000 left/);
+    await axeClean(page, 'System Health with Open Cloud');
+    env.assertNoConsoleErrors(page);
   });
 });
 

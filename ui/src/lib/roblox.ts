@@ -78,7 +78,7 @@ export interface Evidence {
 export interface AwardDates {
   available?: boolean;
   unavailableReason?: string | null;
-  /** needsCookie, cookieRejected, hidden or temporary. */
+  /** needsCookie, cookieRejected, hidden, private, nothingVisible or temporary. */
   unavailableCode?: string | null;
 }
 
@@ -104,8 +104,34 @@ export interface NewgenCheck {
   evidence?: Evidence[];
   isBanned?: boolean;
   elcBadges: AwardDates & { count: number; total: number; badges: ElcBadge[] };
+  /** Where Roblox's data was read; null when not recorded (or, for award dates, not read). */
+  robloxSources?: RobloxSources;
   apiKey: { name: string; requests: number };
   checkedAt: string;
+}
+
+export type RobloxSource = 'openCloud' | 'cookie' | 'anonymous';
+
+export interface RobloxSources {
+  profile: RobloxSource | null;
+  awardDates: RobloxSource | null;
+}
+
+const SOURCE_NAMES: Record<RobloxSource, string> = {
+  openCloud: 'Roblox Open Cloud',
+  cookie: "Roblox, with the site's sign-in",
+  anonymous: 'Roblox, without sign-in',
+};
+
+/** "Join date: Roblox Open Cloud; award dates: ..." for the parts whose source is known. */
+export function describeSources(sources: RobloxSources | undefined): string | null {
+  if (!sources) return null;
+  const parts: string[] = [];
+  if (sources.profile) parts.push(`join date from ${SOURCE_NAMES[sources.profile] ?? sources.profile}`);
+  if (sources.awardDates) parts.push(`award dates from ${SOURCE_NAMES[sources.awardDates] ?? sources.awardDates}`);
+  if (!parts.length) return null;
+  const text = parts.join('; ');
+  return text[0].toUpperCase() + text.slice(1);
 }
 
 export interface BotStatus {

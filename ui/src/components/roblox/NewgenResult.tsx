@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../lib/format';
-import { awardDatesRefused, formatAccountAge, formatDay, type NewgenCheck } from '../../lib/roblox';
+import { awardDatesRefused, describeSources, formatAccountAge, formatDay, type NewgenCheck } from '../../lib/roblox';
 import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
 import { GenerationBadge } from './labels';
@@ -81,6 +81,11 @@ export function NewgenResult({ result }: { result: NewgenCheck }) {
             <dd className="inline" data-testid="checked-at">{formatDateTime(result.checkedAt)}</dd>
           </div>
         </dl>
+        {describeSources(result.robloxSources) && (
+          <p className="mt-2 text-xs text-slate-400" data-testid="roblox-sources">
+            {describeSources(result.robloxSources)}.
+          </p>
+        )}
       </section>
     </Card>
   );
