@@ -361,7 +361,10 @@ async fn storms_hangs_and_broken_answers_are_clear_errors_never_500() {
     let (status, headers, body) = get(&server2, "/api/discord-bot/check/StormyFour").await;
     assert_error_shape(status, &body, 503);
     assert!(headers.contains_key("retry-after"));
-    assert_eq!(fake2.calls(fake_roblox::USER), 3, "bounded: one call and two retries");
+    // Bounded: one call and at most two retries (the second backoff, 2 s plus up to half again
+    // at random, is often longer than the 2 s a visitor's call waits, and is then not made).
+    let calls = fake2.calls(fake_roblox::USER);
+    assert!((2..=3).contains(&calls), "{calls} calls");
 
     // Hangs time out: 504 (on the username endpoint: the profile one is held back by the storm).
     fake2.set(|m| {

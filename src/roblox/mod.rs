@@ -43,15 +43,17 @@ pub mod monitor;
 pub mod routes;
 pub mod settings;
 pub mod store;
+mod types;
+mod wire;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 
 pub use classify::{Evidence, Verdict};
+pub use types::*;
+use wire::{Award, DataList, MemberItem, NameHit, Page, RoleList, StoredAwards, Thumb, cloud};
 pub use http::{CookieState, OpenCloudAccess, OpenCloudKey, Priority, RobloxCookie};
 use http::{Answer, Budgets, HttpClient};
 use store::CacheRow;
@@ -83,261 +85,6 @@ const REFUSED_AWARDS_TTL_MS: i64 = 60 * 60 * 1000;
 /// After Roblox refuses award dates for want of a (valid) cookie, which holds for every player,
 /// nobody's are asked for this long: a scan would otherwise spend one refused call per member.
 const SITE_REFUSAL_TTL_MS: i64 = 10 * 60 * 1000;
-
-/// Why a lookup failed. Converts into the API's error shape.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum RobloxError {
-    #[error("{0}")]
-    BadUsername(String),
-    #[error("No Roblox account has the username {0}.")]
-    UnknownUser(String),
-    #[error("Roblox has no group {0}.")]
-    UnknownGroup(u64),
-    #[error("Roblox is rate-limiting these lookups; try again in {retry_after_secs} s.")]
-    Throttled { retry_after_secs: u64 },
-    #[error("Roblox did not answer within {} s.", .0.as_secs_f32())]
-    Timeout(Duration),
-    #[error("Roblox could not be reached ({0}).")]
-    Unreachable(String),
-    #[error("Roblox sent an answer this site cannot read ({0}).")]
-    BadAnswer(String),
-    #[error("Roblox answered with HTTP {0}.")]
-    Upstream(u16),
-}
-
-impl RobloxError {
-    pub fn status(&self) -> StatusCode {
-        match self {
-            Self::BadUsername(_) => StatusCode::BAD_REQUEST,
-            Self::UnknownUser(_) | Self::UnknownGroup(_) => StatusCode::NOT_FOUND,
-            Self::Throttled { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
-            Self::Unreachable(_) | Self::BadAnswer(_) | Self::Upstream(_) => StatusCode::BAD_GATEWAY,
-        }
-    }
-
-    /// The short sentence of the error shape (`error`); the detail goes in `message`.
-    pub fn headline(&self) -> &'static str {
-        match self {
-            Self::BadUsername(_) => "Invalid username",
-            Self::UnknownUser(_) => "Player not found",
-            Self::UnknownGroup(_) => "Group not found",
-            Self::Throttled { .. } => "Roblox is busy",
-            Self::Timeout(_) => "Roblox did not answer in time",
-            Self::Unreachable(_) | Self::BadAnswer(_) | Self::Upstream(_) => "Roblox lookup failed",
-        }
-    }
-}
-
-impl From<RobloxError> for ApiError {
-    fn from(e: RobloxError) -> Self {
-        let mut api = ApiError::new(e.status(), e.headline()).with_message(e.to_string());
-        if let RobloxError::Throttled { retry_after_secs } = e {
-            api.retry_after_secs = Some(retry_after_secs.max(1));
-        }
-        api
-    }
-}
-
-/// A Roblox user's public profile (`users/v1/users/{id}`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Profile {
-    pub id: u64,
-    pub name: String,
-    pub display_name: String,
-    #[serde(default)]
-    pub description: String,
-    /// RFC 3339, the join date.
-    pub created: String,
-    #[serde(default)]
-    pub is_banned: bool,
-    #[serde(default, rename = "hasVerifiedBadge")]
-    pub verified: bool,
-    /// Where it was read (kept with the cached profile).
-    #[serde(default, rename = "fanhubSource", skip_serializing_if = "Option::is_none")]
-    pub source: Option<Source>,
-}
-
-/// An ELC badge the player owns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AwardedBadge {
-    pub badge_id: u64,
-    pub name: String,
-    pub description: String,
-    /// RFC 3339 as Roblox gave it.
-    pub awarded_date: String,
-}
-
-/// Why the award dates are missing.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Unavailable {
-    /// Roblox answered 401/403 and the site has no cookie (the 2026 policy change).
-    NeedsCookie,
-    /// Roblox answered 401/403 to the configured cookie.
-    CookieRejected,
-    /// Roblox answered with an error for this player only (hidden inventory, it seems).
-    Hidden,
-    /// Open Cloud answered 403 for this player's inventory: it is not visible to everyone.
-    Private,
-    /// Open Cloud listed no badges at all for this player: a private inventory and an
-    /// inventory without badges look the same, so ownership of the ELC badges is unknown.
-    NothingVisible,
-    /// Rate-limited, timed out or unreachable: try later.
-    Temporary(String),
-}
-
-impl Unavailable {
-    pub fn code(&self) -> &'static str {
-        match self {
-            Self::NeedsCookie => "needsCookie",
-            Self::CookieRejected => "cookieRejected",
-            Self::Hidden => "hidden",
-            Self::Private => "private",
-            Self::NothingVisible => "nothingVisible",
-            Self::Temporary(_) => "temporary",
-        }
-    }
-
-    pub fn sentence(&self) -> String {
-        match self {
-            Self::NeedsCookie => "Roblox now refuses badge award dates to visitors who are not signed in, and this site has no Roblox cookie configured.".into(),
-            Self::CookieRejected => "Roblox refused the site's Roblox cookie when asked for badge award dates (it may have expired).".into(),
-            Self::Hidden => "Roblox returned an error for this player's badges; their inventory may be hidden.".into(),
-            Self::Private => "This player's Roblox inventory is private, so their ELC badges cannot be seen. They can show it in Roblox under Settings > Privacy > \"Who can see my inventory?\" > Everyone.".into(),
-            Self::NothingVisible => "Roblox listed no badges at all for this player: their inventory is private or holds no badges, so whether they own an ELC badge is unknown.".into(),
-            Self::Temporary(why) => format!("Roblox's badge award dates could not be read right now: {why}"),
-        }
-    }
-}
-
-/// The ELC award dates of one player.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Awards {
-    /// Owned ELC badges, earliest award first (empty: none owned).
-    Known(Vec<AwardedBadge>),
-    Unavailable(Unavailable),
-}
-
-impl Awards {
-    pub fn owned(&self) -> Option<&[AwardedBadge]> {
-        match self {
-            Awards::Known(b) => Some(b),
-            Awards::Unavailable(_) => None,
-        }
-    }
-}
-
-/// Where a part of a report came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum Source {
-    /// Roblox Open Cloud with the site's API key.
-    OpenCloud,
-    /// The legacy hosts with the site's `.ROBLOSECURITY` cookie.
-    Cookie,
-    /// The legacy hosts without credentials.
-    Anonymous,
-}
-
-/// Which source gave a report's profile (join date) and its ELC award dates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[schema(rename_all = "camelCase")]
-pub struct Sources {
-    /// Null for a profile read before sources were recorded.
-    pub profile: Option<Source>,
-    /// Null when the award dates were not read (none configured, or unavailable) or were read
-    /// before sources were recorded.
-    pub award_dates: Option<Source>,
-}
-
-/// Everything known about one player, classified.
-#[derive(Clone, Debug)]
-pub struct PlayerReport {
-    pub profile: Profile,
-    /// A Roblox CDN URL, or [`PLACEHOLDER_AVATAR`].
-    pub avatar_url: String,
-    pub awards: Awards,
-    /// How many ELC badges the site knows (`[badges] elc`).
-    pub elc_total: usize,
-    pub verdict: Verdict,
-    pub sources: Sources,
-    /// When this report was put together (ms since the epoch).
-    pub checked_at_ms: i64,
-    /// Its newgen-check answer, serialized once (see `routes::newgen_check`).
-    pub rendered: routes::Rendered,
-}
-
-impl PlayerReport {
-    pub fn account_age_days(&self) -> i64 {
-        classify::age_days(&self.profile.created, jiff::Timestamp::now())
-    }
-
-    pub fn checked_at(&self) -> String {
-        crate::db::rfc3339(self.checked_at_ms)
-    }
-
-    pub fn elc_count(&self) -> Option<usize> {
-        self.awards.owned().map(<[_]>::len)
-    }
-}
-
-/// `groups/v1/groups/{id}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupInfo {
-    pub id: u64,
-    pub name: String,
-    #[serde(default)]
-    pub description: String,
-    #[serde(default)]
-    pub member_count: u64,
-    #[serde(default)]
-    pub owner: Option<GroupOwner>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupOwner {
-    pub user_id: u64,
-    pub username: String,
-}
-
-/// One member from `groups/v1/groups/{id}/users`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupMember {
-    pub user_id: u64,
-    pub username: String,
-    pub display_name: String,
-    pub verified: bool,
-    pub role_name: String,
-    pub role_rank: i64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MembersPage {
-    pub members: Vec<GroupMember>,
-    /// Pass back to get the next page; None after the last.
-    pub next_cursor: Option<String>,
-}
-
-/// One page of `badges/v1/universes/{id}/badges`.
-#[derive(Clone, Debug)]
-pub struct BadgePage {
-    pub badges: Vec<monitor::BadgeInfo>,
-    pub next_cursor: Option<String>,
-}
-
-/// Badge name and description (`badges/v1/badges/{id}`), cached for the ELC lists.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BadgeMeta {
-    pub name: String,
-    pub description: String,
-}
 
 /// Start-up configuration of the client (from config.rs and site.toml).
 #[derive(Clone, Debug)]
@@ -386,67 +133,6 @@ impl std::ops::Deref for Roblox {
     }
 }
 
-#[derive(Deserialize)]
-struct DataList<T> {
-    data: Vec<T>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NameHit {
-    id: u64,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Award {
-    badge_id: u64,
-    awarded_date: String,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Thumb {
-    #[serde(default)]
-    target_id: u64,
-    state: String,
-    image_url: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Page<T> {
-    next_page_cursor: Option<String>,
-    data: Vec<T>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MemberItem {
-    user: MemberUser,
-    role: MemberRole,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MemberUser {
-    user_id: u64,
-    username: String,
-    #[serde(default)]
-    display_name: String,
-    #[serde(default)]
-    has_verified_badge: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MemberRole {
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    rank: i64,
-}
-
 fn parse<T: DeserializeOwned>(answer: &Answer) -> Result<T, RobloxError> {
     serde_json::from_slice(&answer.body).map_err(|e| RobloxError::BadAnswer(format!("{e}")))
 }
@@ -480,128 +166,6 @@ enum InventoryRead {
     Items(Vec<(u64, String)>),
     KeyRejected,
     Refused(Unavailable),
-}
-
-/// The persisted award dates: `{"source": ..., "badges": [...]}` (rows from before sources were
-/// recorded are a bare list).
-#[derive(Serialize, Deserialize)]
-struct StoredAwards {
-    source: Option<Source>,
-    badges: Vec<AwardedBadge>,
-}
-
-impl StoredAwards {
-    fn render(badges: &[AwardedBadge], source: Source) -> String {
-        serde_json::to_string(&serde_json::json!({"source": source, "badges": badges})).expect("awards serialize")
-    }
-
-    fn parse(body: &str) -> Option<(Vec<AwardedBadge>, Option<Source>)> {
-        if let Ok(stored) = serde_json::from_str::<StoredAwards>(body) {
-            return Some((stored.badges, stored.source));
-        }
-        serde_json::from_str::<Vec<AwardedBadge>>(body).ok().map(|list| (list, None))
-    }
-}
-
-/// Open Cloud's answers, as far as the site reads them. Ids are strings in Open Cloud's JSON;
-/// numbers are read too.
-mod cloud {
-    use serde::Deserialize;
-
-    #[derive(Deserialize, Debug, Clone)]
-    #[serde(untagged)]
-    pub enum Id {
-        Number(u64),
-        Text(String),
-    }
-
-    impl Id {
-        pub fn get(&self) -> Option<u64> {
-            match self {
-                Id::Number(n) => Some(*n),
-                Id::Text(t) => t.trim().parse().ok(),
-            }
-        }
-    }
-
-    /// The number at the end of a resource path: `users/123` -> 123 (None for another shape).
-    pub fn path_id(path: &str, collection: &str) -> Option<u64> {
-        let rest = path.rsplit_once('/').filter(|(head, _)| head.ends_with(collection))?.1;
-        (!rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())).then(|| rest.parse().ok()).flatten()
-    }
-
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    pub struct User {
-        pub id: Option<Id>,
-        pub name: String,
-        pub display_name: Option<String>,
-        pub about: Option<String>,
-        pub create_time: Option<String>,
-    }
-
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    pub struct InventoryPage {
-        #[serde(default)]
-        pub inventory_items: Vec<InventoryItem>,
-        pub next_page_token: Option<String>,
-    }
-
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    pub struct InventoryItem {
-        pub badge_details: Option<BadgeDetails>,
-        pub add_time: Option<String>,
-    }
-
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    pub struct BadgeDetails {
-        pub badge_id: Option<Id>,
-    }
-
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    pub struct Group {
-        pub id: Option<Id>,
-        pub display_name: String,
-        #[serde(default)]
-        pub description: String,
-        #[serde(default)]
-        pub member_count: u64,
-        pub owner: Option<String>,
-    }
-
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    pub struct MembershipPage {
-        #[serde(default)]
-        pub group_memberships: Vec<Membership>,
-        pub next_page_token: Option<String>,
-    }
-
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    pub struct Membership {
-        pub user: String,
-        pub role: Option<String>,
-    }
-}
-
-/// `groups/v1/groups/{id}/roles`.
-#[derive(Deserialize)]
-struct RoleList {
-    roles: Vec<RoleItem>,
-}
-
-#[derive(Deserialize)]
-struct RoleItem {
-    id: u64,
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    rank: i64,
 }
 
 /// Open Cloud page tokens are kept in a scan's cursor with this mark, so a scan resumed later
@@ -1352,6 +916,34 @@ impl Roblox {
         roles
     }
 
+    /// The most members a minute a group scan can classify within the configured background
+    /// share of the budgets: each new member costs one profile call, one award-dates call
+    /// (unless the site has no ELC badges or Roblox refuses award dates to everyone at the
+    /// moment), a hundredth of a headshots call (a page's headshots are asked for at once) and a
+    /// hundredth of a member-list call; on the endpoints of the path in use (Open Cloud with an
+    /// accepted key, else the legacy hosts).
+    pub fn scan_members_per_minute(&self) -> f64 {
+        let share = self.config.limits.background_share;
+        let limits = self.http.budgets.limits();
+        let cloud = self.http.open_cloud_ready();
+        let (profile, awards, members) = match cloud {
+            true => (http::CLOUD_USER, http::CLOUD_INVENTORY, http::CLOUD_MEMBERSHIPS),
+            false => (http::USER, http::AWARDED_DATES, http::GROUP_USERS),
+        };
+        let mut members_per_call = vec![(profile.name(), 1.0), (http::HEADSHOTS.name(), 100.0), (members.name(), 100.0)];
+        if !self.config.badges.elc.is_empty() && (cloud || self.award_dates_refused().is_none()) {
+            members_per_call.push((awards.name(), 1.0));
+        }
+        let window_minutes = http::WINDOW.as_secs_f64() / 60.0;
+        limits
+            .iter()
+            .filter_map(|(name, limit)| {
+                let (_, members) = members_per_call.iter().find(|(n, _)| n == name)?;
+                Some(((*limit as f64 * share).floor().max(1.0)) * members / window_minutes)
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// Empties the in-memory caches and the persisted lookup cache (admin "Clear System Cache").
     pub async fn clear_caches(&self) -> Result<usize, ApiError> {
         let n = self.names.len() + self.profiles.len() + self.awards.len() + self.thumbs.len() + self.reports.len();
@@ -1447,30 +1039,5 @@ impl Roblox {
             })
             .collect();
         format!("calls this minute of each budget: {}", lines.join("; "))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn errors_map_to_the_api_statuses() {
-        let cases = [
-            (RobloxError::BadUsername("x".into()), 400),
-            (RobloxError::UnknownUser("x".into()), 404),
-            (RobloxError::Throttled { retry_after_secs: 9 }, 503),
-            (RobloxError::Timeout(Duration::from_secs(1)), 504),
-            (RobloxError::BadAnswer("x".into()), 502),
-            (RobloxError::Unreachable("x".into()), 502),
-            (RobloxError::Upstream(500), 502),
-        ];
-        for (e, status) in cases {
-            let api: ApiError = e.clone().into();
-            assert_eq!(api.status.as_u16(), status, "{e:?}");
-            assert!(api.body.message.is_some());
-        }
-        let api: ApiError = RobloxError::Throttled { retry_after_secs: 9 }.into();
-        assert_eq!(api.retry_after_secs, Some(9));
     }
 }

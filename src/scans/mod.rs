@@ -17,7 +17,6 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::http::cached::JsonBody;
-use crate::roblox::http;
 use store::ScanRow;
 
 /// Members classified at once per scan (each waits for its share of the Roblox budget anyway).
@@ -287,33 +286,6 @@ impl<V: Clone> KeptAtVersion<V> {
     }
 }
 
-/// The most members a minute the configured background share of the Roblox budget allows:
-/// each new member costs one profile call, one award-dates call (unless the site has no ELC
-/// badges or Roblox refuses award dates to everyone at the moment), a hundredth of a headshots
-/// call (a page's headshots are asked for at once) and a hundredth of a member-list call; on
-/// the endpoints of the path in use (Open Cloud with an accepted key, else the legacy hosts).
-pub fn max_rate_per_minute(roblox: &crate::roblox::Roblox) -> f64 {
-    let share = roblox.config.limits.background_share;
-    let limits = roblox.http.budgets.limits();
-    let cloud = roblox.http.open_cloud_ready();
-    let (profile, awards, members) = match cloud {
-        true => (http::CLOUD_USER, http::CLOUD_INVENTORY, http::CLOUD_MEMBERSHIPS),
-        false => (http::USER, http::AWARDED_DATES, http::GROUP_USERS),
-    };
-    let mut members_per_call = vec![(profile.name(), 1.0), (http::HEADSHOTS.name(), 100.0), (members.name(), 100.0)];
-    if !roblox.config.badges.elc.is_empty() && (cloud || roblox.award_dates_refused().is_none()) {
-        members_per_call.push((awards.name(), 1.0));
-    }
-    let window_minutes = http::WINDOW.as_secs_f64() / 60.0;
-    limits
-        .iter()
-        .filter_map(|(name, limit)| {
-            let (_, members) = members_per_call.iter().find(|(n, _)| n == name)?;
-            Some(((*limit as f64 * share).floor().max(1.0)) * members / window_minutes)
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
 /// A scan with its progress, as `scan-status` and the admin dashboard show it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -354,7 +326,7 @@ impl ScanStatus {
         Self {
             percent,
             rate_per_minute: rate.map(|r| (r * 10.0).round() / 10.0),
-            max_rate_per_minute: max_rate_per_minute(roblox),
+            max_rate_per_minute: roblox.scan_members_per_minute(),
             eta_seconds: if live { eta_seconds } else { None },
             created_at: crate::db::rfc3339(row.created_at),
             started_at: row.started_at.map(crate::db::rfc3339),

@@ -9,6 +9,7 @@ import {
   chartBars,
   chartDays,
   chartDescription,
+  describeSources,
   cleanUsername,
   filterBadges,
   formatAccountAge,
@@ -173,5 +174,19 @@ describe('bot page helpers', () => {
       vi.fn(async () => new Response(JSON.stringify({ success: true, username: 'a' }), { status: 200, headers: { 'content-type': 'application/json' } })),
     );
     expect(await callBot('check', 'a')).toEqual({ ok: true, data: { success: true, username: 'a' } });
+  });
+});
+
+describe('where Roblox data came from', () => {
+  it('names each source the server recorded, and nothing it did not', () => {
+    expect(describeSources({ profile: 'openCloud', awardDates: 'openCloud' })).toBe(
+      'Join date from Roblox Open Cloud; award dates from Roblox Open Cloud',
+    );
+    expect(describeSources({ profile: 'anonymous', awardDates: 'cookie' })).toBe(
+      "Join date from Roblox, without sign-in; award dates from Roblox, with the site's sign-in",
+    );
+    expect(describeSources({ profile: 'openCloud', awardDates: null })).toBe('Join date from Roblox Open Cloud');
+    expect(describeSources({ profile: null, awardDates: null })).toBeNull();
+    expect(describeSources(undefined)).toBeNull();
   });
 });
