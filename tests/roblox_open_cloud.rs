@@ -6,54 +6,38 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use common::fake_roblox::{self, FAKE_OPEN_CLOUD_KEY, FakeRoblox};
-use common::{Launch, Server, client, json};
+use common::{Server, SiteSetup, client, json};
 use serde_json::{Value, json};
 
 const ELC: &str = "elc = [2124001, 2124002, 2124003]";
 
-struct Setup {
-    dir: tempfile::TempDir,
-    site: PathBuf,
-    envs: Vec<(String, String)>,
-}
-
-impl Setup {
-    /// A server on the fake with the Open Cloud key (`key`), no cookie, ELC badges configured.
-    fn new(fake: &FakeRoblox, key: &str, replacements: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let site = common::edited_site_file(dir.path(), [("elc = []", ELC)].iter().chain(replacements));
-        let envs = vec![
-            ("FANHUB_ROBLOX_API".to_string(), fake.template()),
-            ("FANHUB_ROBLOX_OPEN_CLOUD_API".to_string(), fake.open_cloud_api()),
-            ("FANHUB_ROBLOX_OPEN_CLOUD_KEY".to_string(), key.to_string()),
-            ("FANHUB_ROBLOX_TIMEOUT_MS".to_string(), "1500".to_string()),
-            ("FANHUB_METRICS".to_string(), "true".to_string()),
-        ];
-        Self { dir, site, envs }
-    }
-
-    fn start(&self) -> Server {
-        Server::launch(Launch {
-            args: vec!["--site".into(), self.site.display().to_string()],
-            envs: self.envs.clone(),
-            data_dir: Some(self.dir.path().join("data")),
-        })
-    }
+/// A server on the fake with the Open Cloud key `key`, no cookie, ELC badges configured.
+fn open_cloud_site(fake: &FakeRoblox, key: &str, edits: &[(&str, &str)]) -> SiteSetup {
+    let (template, open_cloud) = (fake.template(), fake.open_cloud_api());
+    let envs = [
+        ("FANHUB_ROBLOX_API", template.as_str()),
+        ("FANHUB_ROBLOX_OPEN_CLOUD_API", open_cloud.as_str()),
+        ("FANHUB_ROBLOX_OPEN_CLOUD_KEY", key),
+        ("FANHUB_ROBLOX_TIMEOUT_MS", "1500"),
+        ("FANHUB_METRICS", "true"),
+    ];
+    SiteSetup::new([("elc = []", ELC)].iter().chain(edits), &envs)
 }
 
 /// A developer key of its own (the site's public key allows few uncached lookups per address).
 async fn public_key(server: &Server) -> String {
-    let res = client().post(server.url("/api/generate-key")).json(&json!({"name": "open cloud tests"})).send().await.unwrap();
+    let res =
+        client().post(server.url("/api/generate-key")).json(&json!({"name": "open cloud tests"})).send().await.unwrap();
     assert_eq!(res.status(), 201);
     json(res).await["apiKey"]["key"].as_str().unwrap().to_string()
 }
 
 async fn newgen(server: &Server, key: &str, name: &str) -> (u16, Value) {
-    let res = client().get(server.url(&format!("/api/newgen-check/{name}"))).header("x-api-key", key).send().await.unwrap();
+    let res =
+        client().get(server.url(&format!("/api/newgen-check/{name}"))).header("x-api-key", key).send().await.unwrap();
     let status = res.status().as_u16();
     (status, json(res).await)
 }
@@ -78,7 +62,7 @@ fn check<'a>(checks: &'a [Value], name: &str) -> &'a Value {
 #[tokio::test]
 async fn with_the_key_join_dates_and_elc_award_dates_come_from_open_cloud_without_a_cookie() {
     let fake = FakeRoblox::start();
-    let setup = Setup::new(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
+    let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
 
@@ -89,12 +73,17 @@ async fn with_the_key_join_dates_and_elc_award_dates_come_from_open_cloud_withou
     assert_eq!(vet["generation"], "VETERAN");
     assert_eq!(vet["joinDate"], "2012-03-04T10:20:30.4567891Z");
     assert_eq!(vet["robloxSources"], json!({"profile": "openCloud", "awardDates": "openCloud"}));
-    let dates: Vec<&str> = vet["elcBadges"]["badges"].as_array().unwrap().iter().map(|b| b["awardedDate"].as_str().unwrap()).collect();
+    let dates: Vec<&str> =
+        vet["elcBadges"]["badges"].as_array().unwrap().iter().map(|b| b["awardedDate"].as_str().unwrap()).collect();
     assert!(dates.iter().all(|d| d.starts_with("2013-")), "the inventory's addTime is the award date: {dates:?}");
 
     // A player who owns badges, but none of the ELC ones: "owns none" (the inventory shows badges).
     let (_, new) = newgen(&server, &key, "NewOpenCloud").await;
-    assert_eq!((new["elcBadges"]["available"].as_bool(), new["elcBadges"]["count"].as_u64()), (Some(true), Some(0)), "{new}");
+    assert_eq!(
+        (new["elcBadges"]["available"].as_bool(), new["elcBadges"]["count"].as_u64()),
+        (Some(true), Some(0)),
+        "{new}"
+    );
     assert_eq!(new["generation"], "NEWGEN");
 
     assert_eq!(fake.calls(fake_roblox::USER), 0, "the join date came from Open Cloud");
@@ -119,7 +108,8 @@ async fn with_the_key_join_dates_and_elc_award_dates_come_from_open_cloud_withou
     assert!(budgets.contains("cloud/v2/users/{id} 2/900, Roblox: 998 of 1000 left"), "{budgets}");
 
     let admin = common::admin_key(&server);
-    let metrics = client().get(server.url("/metrics")).header("x-admin-key", admin).send().await.unwrap().text().await.unwrap();
+    let metrics =
+        client().get(server.url("/metrics")).header("x-admin-key", admin).send().await.unwrap().text().await.unwrap();
     assert!(metrics.contains("fanhub_roblox_quota_remaining{endpoint=\"cloud/v2/users/{id}\"} 998"), "{metrics}");
     assert!(metrics.contains("fanhub_roblox_quota_limit{endpoint=\"cloud/v2/users/{id}\"} 1000"));
     assert!(metrics.contains("fanhub_roblox_budget_limit{endpoint=\"cloud/v2/users/{id}/inventory-items\"} 90"));
@@ -135,14 +125,18 @@ async fn with_the_key_join_dates_and_elc_award_dates_come_from_open_cloud_withou
 #[tokio::test]
 async fn a_private_inventory_is_said_plainly_and_an_empty_one_is_not_taken_for_no_badges() {
     let fake = FakeRoblox::start();
-    let setup = Setup::new(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
+    let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
 
     let (status, private) = newgen(&server, &key, "PrivateVet").await;
     assert_eq!(status, 200, "{private}");
     let elc = &private["elcBadges"];
-    assert_eq!((elc["available"].as_bool(), elc["unavailableCode"].as_str()), (Some(false), Some("private")), "{private}");
+    assert_eq!(
+        (elc["available"].as_bool(), elc["unavailableCode"].as_str()),
+        (Some(false), Some("private")),
+        "{private}"
+    );
     let reason = elc["unavailableReason"].as_str().unwrap();
     assert!(reason.contains("inventory is private") && reason.contains("Everyone"), "{reason}");
     assert_eq!(private["robloxSources"]["awardDates"], Value::Null);
@@ -151,7 +145,11 @@ async fn a_private_inventory_is_said_plainly_and_an_empty_one_is_not_taken_for_n
     // Roblox may answer a private inventory with an empty list: ambiguous, and said so.
     let (_, closed) = newgen(&server, &key, "ClosedVet").await;
     let elc = &closed["elcBadges"];
-    assert_eq!((elc["available"].as_bool(), elc["unavailableCode"].as_str()), (Some(false), Some("nothingVisible")), "{closed}");
+    assert_eq!(
+        (elc["available"].as_bool(), elc["unavailableCode"].as_str()),
+        (Some(false), Some("nothingVisible")),
+        "{closed}"
+    );
     assert!(elc["unavailableReason"].as_str().unwrap().contains("unknown"));
     // A player who owns no badge at all looks the same.
     let (_, nobadge) = newgen(&server, &key, "NobadgePlayer").await;
@@ -170,14 +168,17 @@ async fn a_refused_key_is_logged_once_shown_in_health_and_lookups_fall_back_to_t
         } else {
             "not-the-key"
         };
-        let setup = Setup::new(&fake, key_value, &[]);
+        let setup = open_cloud_site(&fake, key_value, &[]);
         let server = setup.start();
         let key = public_key(&server).await;
         for name in ["VetFallback", "OgFallback", "MidFallback"] {
             let (status, body) = newgen(&server, &key, name).await;
             assert_eq!(status, 200, "{label}: {body}");
             assert_eq!(body["robloxSources"]["profile"], "anonymous", "{label}: {body}");
-            assert_eq!(body["elcBadges"]["unavailableCode"], "needsCookie", "{label}: the legacy path, without a cookie");
+            assert_eq!(
+                body["elcBadges"]["unavailableCode"], "needsCookie",
+                "{label}: the legacy path, without a cookie"
+            );
         }
         assert_eq!(fake.calls(fake_roblox::CLOUD_USER), 1, "{label}: the refused key is not asked again for a while");
         assert_eq!(fake.calls(fake_roblox::USER), 3, "{label}: the legacy profile answered");
@@ -194,7 +195,7 @@ async fn a_refused_key_is_logged_once_shown_in_health_and_lookups_fall_back_to_t
 #[tokio::test]
 async fn bad_open_cloud_answers_give_a_clear_error_or_a_fallback_never_a_500_or_a_loop() {
     let fake = FakeRoblox::start();
-    let setup = Setup::new(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
+    let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let expect = |status: u16, body: &Value, want: u16, words: &str| {
@@ -246,12 +247,21 @@ async fn bad_open_cloud_answers_give_a_clear_error_or_a_fallback_never_a_500_or_
         m.cloud_huge_page = Some(10_000);
     });
     let (s, b) = newgen(&server, &key, "OgHugePage").await;
-    assert_eq!((s, b["elcBadges"]["count"].as_u64()), (200, Some(3)), "ten thousand items in a page: the ELC ones are found");
+    assert_eq!(
+        (s, b["elcBadges"]["count"].as_u64()),
+        (200, Some(3)),
+        "ten thousand items in a page: the ELC ones are found"
+    );
     fake.set(|m| m.cloud_huge_page = None);
 
     // A storm of 429s without Retry-After: bounded retries, then a 503 with Retry-After.
     fake.set(|m| {
-        m.storm = fake_roblox::Storm { remaining: 50, endpoint: Some(fake_roblox::CLOUD_USER.into()), retry_after: None, reset: None }
+        m.storm = fake_roblox::Storm {
+            remaining: 50,
+            endpoint: Some(fake_roblox::CLOUD_USER.into()),
+            retry_after: None,
+            reset: None,
+        }
     });
     let before = fake.calls(fake_roblox::CLOUD_USER);
     let res = client().get(server.url("/api/newgen-check/VetStorm")).header("x-api-key", &key).send().await.unwrap();
@@ -272,7 +282,7 @@ async fn roblox_s_remaining_quota_holds_calls_back_before_a_429() {
     fake.set(|m| {
         m.limits.insert(fake_roblox::CLOUD_USER.into(), 3);
     });
-    let setup = Setup::new(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
+    let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let mut statuses = Vec::new();
@@ -294,7 +304,7 @@ async fn a_group_scan_walks_open_cloud_memberships_with_role_names_and_skips_mal
     });
     // Roblox's limits and the site's budgets scaled up together, so the scan takes seconds.
     let budgets = "[roblox.budgets]\n\"cloud/v2/users/{id}\" = 18000\n\"cloud/v2/users/{id}/inventory-items\" = 1800";
-    let setup = Setup::new(
+    let setup = open_cloud_site(
         &fake,
         FAKE_OPEN_CLOUD_KEY,
         &[("budgets_above_probed_limits = false", "budgets_above_probed_limits = true"), ("[roblox.budgets]", budgets)],
@@ -360,7 +370,9 @@ fn doctor_checks_the_key_with_one_lookup_and_shows_the_quota() {
         let out = cmd.output().unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let line = |out: &str| out.lines().find(|l| l.contains("Roblox Open Cloud key:")).unwrap_or_else(|| panic!("{out}")).to_string();
+    let line = |out: &str| {
+        out.lines().find(|l| l.contains("Roblox Open Cloud key:")).unwrap_or_else(|| panic!("{out}")).to_string()
+    };
     let good = run(Some(FAKE_OPEN_CLOUD_KEY), false);
     let l = line(&good);
     assert!(l.starts_with("✓ ") && l.contains("of 1000 user lookups left this minute"), "{good}");

@@ -139,44 +139,29 @@ pub fn render(state: &AppState) -> String {
     }
 
     let budgets = state.roblox.http.budgets.usage();
-    head(
-        &mut out,
-        "fanhub_roblox_budget_limit",
-        "gauge",
-        "The site's budget of calls per minute for each Roblox endpoint.",
-    );
-    for u in &budgets {
-        let _ = writeln!(out, "fanhub_roblox_budget_limit{{endpoint=\"{}\"}} {}", esc(&u.endpoint.name()), u.limit);
-    }
-    head(
-        &mut out,
-        "fanhub_roblox_budget_used",
-        "gauge",
-        "Calls let out to each Roblox endpoint in the current minute.",
-    );
-    for u in &budgets {
-        let _ = writeln!(out, "fanhub_roblox_budget_used{{endpoint=\"{}\"}} {}", esc(&u.endpoint.name()), u.used);
-    }
-    head(
-        &mut out,
-        "fanhub_roblox_quota_remaining",
-        "gauge",
-        "Calls Roblox says are left in its current window (x-ratelimit-remaining), for endpoints whose answers carried it.",
-    );
-    for u in &budgets {
-        if let Some(left) = u.quota_remaining {
-            let _ = writeln!(out, "fanhub_roblox_quota_remaining{{endpoint=\"{}\"}} {left}", esc(&u.endpoint.name()));
-        }
-    }
-    head(
-        &mut out,
-        "fanhub_roblox_quota_limit",
-        "gauge",
-        "Roblox's own limit per window (x-ratelimit-limit), where its answers carried it.",
-    );
-    for u in &budgets {
-        if let Some(limit) = u.quota_limit {
-            let _ = writeln!(out, "fanhub_roblox_quota_limit{{endpoint=\"{}\"}} {limit}", esc(&u.endpoint.name()));
+    type Pick = fn(&crate::roblox::http::BudgetUse) -> Option<u32>;
+    let roblox: [(&str, &str, Pick); 4] = [
+        ("fanhub_roblox_budget_limit", "The site's budget of calls per minute for each Roblox endpoint.", |u| {
+            Some(u.limit)
+        }),
+        ("fanhub_roblox_budget_used", "Calls let out to each Roblox endpoint in the current minute.", |u| Some(u.used)),
+        (
+            "fanhub_roblox_quota_remaining",
+            "Calls Roblox says are left in its current window (x-ratelimit-remaining), for endpoints whose answers carried it.",
+            |u| u.quota_remaining,
+        ),
+        (
+            "fanhub_roblox_quota_limit",
+            "Roblox's own limit per window (x-ratelimit-limit), where its answers carried it.",
+            |u| u.quota_limit,
+        ),
+    ];
+    for (name, help, pick) in roblox {
+        head(&mut out, name, "gauge", help);
+        for u in &budgets {
+            if let Some(n) = pick(u) {
+                let _ = writeln!(out, "{name}{{endpoint=\"{}\"}} {n}", esc(&u.endpoint.name()));
+            }
         }
     }
 

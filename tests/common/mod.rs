@@ -140,6 +140,30 @@ pub fn edited_site_file<'a>(dir: &Path, edits: impl IntoIterator<Item = &'a (&'a
     path
 }
 
+/// A data dir and an edited site file for a server pointed at fakes through `envs`.
+pub struct SiteSetup {
+    pub dir: tempfile::TempDir,
+    pub site: PathBuf,
+    pub envs: Vec<(String, String)>,
+}
+
+impl SiteSetup {
+    pub fn new<'a>(edits: impl IntoIterator<Item = &'a (&'a str, &'a str)>, envs: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let site = edited_site_file(dir.path(), edits);
+        Self { dir, site, envs: envs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() }
+    }
+
+    /// Starts the server; again after a stop or a kill, on the same data dir.
+    pub fn start(&self) -> Server {
+        Server::launch(Launch {
+            args: vec!["--site".into(), self.site.display().to_string()],
+            envs: self.envs.clone(),
+            data_dir: Some(self.dir.path().join("data")),
+        })
+    }
+}
+
 pub fn client() -> reqwest::Client {
     fanhub::llm::install_crypto();
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
