@@ -123,6 +123,8 @@ pub struct Secrets {
     pub roblox_cookie: Option<crate::roblox::RobloxCookie>,
     /// FANHUB_ROBLOX_OPEN_CLOUD_KEY: a Roblox Open Cloud API key, sent only to Open Cloud.
     pub roblox_open_cloud_key: Option<crate::roblox::OpenCloudKey>,
+    /// FANHUB_ROBLOX_OPEN_CLOUD_KEY is set to something that cannot be a key (the start refuses it).
+    pub roblox_open_cloud_key_malformed: bool,
     /// FANHUB_DISCORD_TOKEN, FANHUB_DISCORD_API, FANHUB_DISCORD_PUBLIC_KEY, FANHUB_DISCORD_APPLICATION_ID.
     pub discord: crate::discord::DiscordConfig,
 }
@@ -139,6 +141,9 @@ impl Secrets {
         {
             return Err(format!("FANHUB_ADMIN_PHRASE must be at least {MIN_ADMIN_PHRASE_CHARS} characters long"));
         }
+        if self.roblox_open_cloud_key_malformed {
+            return Err("FANHUB_ROBLOX_OPEN_CLOUD_KEY is not an Open Cloud API key (it has spaces or control characters, or is longer than 4,096 characters): copy the key again from the Creator Dashboard, or unset it".into());
+        }
         Ok(())
     }
 
@@ -146,13 +151,15 @@ impl Secrets {
         let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
         let roblox_cookie =
             std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| crate::roblox::RobloxCookie::new(&c));
-        let roblox_open_cloud_key =
-            std::env::var("FANHUB_ROBLOX_OPEN_CLOUD_KEY").ok().and_then(|k| crate::roblox::OpenCloudKey::new(&k));
+        let open_cloud_key = std::env::var("FANHUB_ROBLOX_OPEN_CLOUD_KEY").ok().filter(|k| !k.trim().is_empty());
+        let roblox_open_cloud_key = open_cloud_key.as_deref().and_then(crate::roblox::OpenCloudKey::new);
+        let roblox_open_cloud_key_malformed = open_cloud_key.is_some() && roblox_open_cloud_key.is_none();
         Self {
             admin_phrase,
             llm: crate::llm::LlmConfig::from_env(),
             roblox_cookie,
             roblox_open_cloud_key,
+            roblox_open_cloud_key_malformed,
             discord: crate::discord::DiscordConfig::from_env(),
         }
     }

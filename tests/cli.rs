@@ -67,6 +67,26 @@ fn a_short_admin_phrase_exits_2_and_creates_nothing() {
 }
 
 #[test]
+fn a_malformed_open_cloud_key_exits_2_without_printing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("never-created");
+    for (key, marker) in [("pasted with spaces", "pasted"), ("line\nbreak", "break")] {
+        let out = std::process::Command::new(BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+            .arg(&data)
+            .env("FANHUB_ROBLOX_OPEN_CLOUD_KEY", key)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("FANHUB_ROBLOX_OPEN_CLOUD_KEY is not an Open Cloud API key"), "{err}");
+        assert!(!err.contains(marker), "the value is never printed: {err}");
+        assert!(!data.exists());
+    }
+}
+
+#[test]
 fn a_busy_port_exits_2() {
     let server = Server::start();
     let data = tempfile::tempdir().unwrap();
