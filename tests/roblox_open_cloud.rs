@@ -254,6 +254,19 @@ async fn bad_open_cloud_answers_give_a_clear_error_or_a_fallback_never_a_500_or_
     );
     fake.set(|m| m.cloud_huge_page = None);
 
+    // Roblox takes fewer badge ids per filter than asked: the filter is split, and the smaller
+    // size kept for the next player.
+    fake.set(|m| m.max_filter_ids = 2);
+    let before = fake.calls(fake_roblox::CLOUD_INVENTORY);
+    let (s, b) = newgen(&server, &key, "OgFewIds").await;
+    assert_eq!((s, b["elcBadges"]["count"].as_u64()), (200, Some(3)), "{b}");
+    assert_eq!(fake.calls(fake_roblox::CLOUD_INVENTORY) - before, 3, "3 ids refused, then 2 and 1");
+    let before = fake.calls(fake_roblox::CLOUD_INVENTORY);
+    let (s, b) = newgen(&server, &key, "VetFewIds").await;
+    assert_eq!((s, b["elcBadges"]["count"].as_u64()), (200, Some(3)), "{b}");
+    assert_eq!(fake.calls(fake_roblox::CLOUD_INVENTORY) - before, 2, "2 ids at a time from then on");
+    fake.set(|m| m.max_filter_ids = 100);
+
     // A storm of 429s without Retry-After: bounded retries, then a 503 with Retry-After.
     fake.set(|m| {
         m.storm = fake_roblox::Storm {

@@ -64,8 +64,9 @@ use crate::jobs::Jobs;
 
 pub const DEFAULT_API_TEMPLATE: &str = "https://{service}.roblox.com";
 pub const DEFAULT_OPEN_CLOUD_API: &str = "https://apis.roblox.com";
-/// ELC badge ids asked about in one inventory call (Roblox does not say how many its filter
-/// takes; this keeps the URL short).
+/// ELC badge ids asked about in one inventory call at first (Roblox does not say how many its
+/// filter takes; this keeps the URL short). A filter Roblox refuses (400) is split in halves and
+/// the smaller size kept for the next players.
 const INVENTORY_FILTER_IDS: usize = 50;
 /// Pages of one inventory filter followed at most: a filter of 50 ids fits one page of 100, so
 /// more means Roblox is not paging as documented.
@@ -109,6 +110,8 @@ pub struct Inner {
     names: cache::Bounded<String, Option<u64>>,
     profiles: cache::Bounded<u64, Profile>,
     awards: cache::Bounded<u64, (Awards, Option<Source>)>,
+    /// ELC ids per inventory call: [`INVENTORY_FILTER_IDS`], less once Roblox refused a filter.
+    inventory_filter_ids: std::sync::atomic::AtomicUsize,
     /// Role names and ranks by role id, per group (Open Cloud's memberships give only the id).
     roles: cache::Bounded<u64, Arc<std::collections::HashMap<u64, (String, i64)>>>,
     thumbs: cache::Bounded<u64, String>,
@@ -165,6 +168,8 @@ enum InventoryRead {
     /// `(badge id, award time)` of the badges listed.
     Items(Vec<(u64, String)>),
     KeyRejected,
+    /// 400: Roblox did not take the filter (too many ids, it seems).
+    FilterRefused,
     Refused(Unavailable),
 }
 
@@ -191,6 +196,7 @@ impl Roblox {
             profiles: cache::Bounded::new(n),
             awards: cache::Bounded::new(n),
             roles: cache::Bounded::new(64),
+            inventory_filter_ids: std::sync::atomic::AtomicUsize::new(INVENTORY_FILTER_IDS),
             thumbs: cache::Bounded::new(n),
             badge_meta: cache::Bounded::new(1000),
             reports: cache::Bounded::new(n),
@@ -547,12 +553,27 @@ impl Roblox {
     /// An empty answer is only "owns none" when the inventory shows some badge: one more call
     /// asks for any badge at all, and when that is empty too the answer says it is unknown.
     async fn cloud_award_dates(&self, id: u64, priority: Priority) -> Option<Result<Vec<(u64, String)>, Unavailable>> {
+        use std::sync::atomic::Ordering::Relaxed;
         let elc = &self.config.badges.elc;
         let mut owned = Vec::new();
-        for chunk in elc.chunks(INVENTORY_FILTER_IDS) {
+        let size = self.inventory_filter_ids.load(Relaxed).max(1);
+        let mut chunks: Vec<&[u64]> = elc.chunks(size).rev().collect();
+        while let Some(chunk) = chunks.pop() {
             let filter = format!("badgeIds={}", chunk.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
             match self.cloud_inventory(id, &filter, 100, MAX_INVENTORY_PAGES, priority).await {
                 InventoryRead::Items(items) => owned.extend(items.into_iter().filter(|(b, _)| chunk.contains(b))),
+                InventoryRead::FilterRefused if chunk.len() > 1 => {
+                    let half = chunk.len().div_ceil(2);
+                    if self.inventory_filter_ids.fetch_min(half, Relaxed) > half {
+                        tracing::info!("Roblox refused an inventory filter of {} badge ids; asking {half} at a time", chunk.len());
+                    }
+                    let (first, second) = chunk.split_at(half);
+                    chunks.push(second);
+                    chunks.push(first);
+                }
+                InventoryRead::FilterRefused => {
+                    return Some(Err(Unavailable::Temporary("Open Cloud refused the inventory filter (HTTP 400)".into())));
+                }
                 InventoryRead::KeyRejected => return None,
                 InventoryRead::Refused(why) => return Some(Err(why)),
             }
@@ -566,6 +587,9 @@ impl Roblox {
             InventoryRead::Items(any) if any.is_empty() => Some(Err(Unavailable::NothingVisible)),
             InventoryRead::Items(_) => Some(Ok(Vec::new())),
             InventoryRead::KeyRejected => None,
+            InventoryRead::FilterRefused => {
+                Some(Err(Unavailable::Temporary("Open Cloud refused the inventory filter (HTTP 400)".into())))
+            }
             InventoryRead::Refused(why) => Some(Err(why)),
         }
     }
@@ -596,6 +620,7 @@ impl Roblox {
             }
             match answer.status.as_u16() {
                 200 => {}
+                400 => return InventoryRead::FilterRefused,
                 403 => return InventoryRead::Refused(Unavailable::Private),
                 404 => return InventoryRead::Refused(Unavailable::Hidden),
                 s => return InventoryRead::Refused(Unavailable::Temporary(format!("Open Cloud answered HTTP {s}"))),
