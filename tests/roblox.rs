@@ -238,7 +238,8 @@ async fn identical_lookups_run_once_and_a_restart_does_not_refetch() {
     for t in tasks {
         assert_eq!(t.await.unwrap(), 200);
     }
-    assert_eq!(fake.calls(fake_roblox::USERNAMES), 5, "one username call per player");
+    let name_calls = fake.calls(fake_roblox::USERNAMES);
+    assert!((1..=5).contains(&name_calls), "{name_calls}: at most one username call per player (names asked together share one)");
     assert_eq!(fake.calls(fake_roblox::USER), 5, "one profile call per player");
     assert_eq!(fake.calls(fake_roblox::AWARDED_DATES), 5, "one award-dates call per player");
     assert_eq!(fake.calls(fake_roblox::HEADSHOTS), 5);

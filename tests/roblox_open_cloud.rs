@@ -401,3 +401,30 @@ fn doctor_checks_the_key_with_one_lookup_and_shows_the_quota() {
     );
     assert!(!good.contains(FAKE_OPEN_CLOUD_KEY) && !bad.contains("wrong\n"));
 }
+
+#[tokio::test]
+async fn usernames_asked_for_meanwhile_share_one_lookup_call() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| m.latency_ms = 300);
+    let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
+    let server = setup.start();
+    let key = public_key(&server).await;
+    let mut checks = tokio::task::JoinSet::new();
+    for i in 0..30 {
+        let (url, key) = (server.url(&format!("/api/newgen-check/VetBatch{i}")), key.clone());
+        checks.spawn(async move {
+            let res = client().get(url).header("x-api-key", key).send().await.unwrap();
+            (i, res.status().as_u16(), json(res).await)
+        });
+    }
+    while let Some(done) = checks.join_next().await {
+        let (i, status, body) = done.unwrap();
+        assert_eq!(status, 200, "VetBatch{i}: {body}");
+        assert_eq!(body["username"].as_str().unwrap().to_ascii_lowercase(), format!("vetbatch{i}"), "each gets its own player");
+    }
+    let calls = fake.calls(fake_roblox::USERNAMES);
+    assert!(calls <= 4, "30 names at once: {calls} username calls (a lone call, then the rest together)");
+    // In one call, an unknown name is unknown and the other found.
+    let (a, b) = tokio::join!(newgen(&server, &key, "GhostBatch"), newgen(&server, &key, "OgBatchFound"));
+    assert_eq!((a.0, b.0), (404, 200), "{a:?} {b:?}");
+}

@@ -110,6 +110,9 @@ pub struct Inner {
     names: cache::Bounded<String, Option<u64>>,
     profiles: cache::Bounded<u64, Profile>,
     awards: cache::Bounded<u64, (Awards, Option<Source>)>,
+    /// Usernames waiting for a lookup call: visitors' and background work's apart, so a visitor
+    /// never waits behind a call that waits for budget.
+    name_batches: [std::sync::Mutex<NameQueue>; 2],
     /// ELC ids per inventory call: [`INVENTORY_FILTER_IDS`], less once Roblox refused a filter.
     inventory_filter_ids: std::sync::atomic::AtomicUsize,
     /// Role names and ranks by role id, per group (Open Cloud's memberships give only the id).
@@ -173,6 +176,18 @@ enum InventoryRead {
     Refused(Unavailable),
 }
 
+/// Names one username lookup takes (Roblox's documented batch).
+const NAMES_PER_CALL: usize = 100;
+
+type NameReply = tokio::sync::oneshot::Sender<Result<Option<u64>, RobloxError>>;
+
+/// The usernames waiting for a lookup call, and whether one is out.
+#[derive(Default)]
+struct NameQueue {
+    in_flight: bool,
+    waiting: Vec<(String, NameReply)>,
+}
+
 /// Open Cloud page tokens are kept in a scan's cursor with this mark, so a scan resumed later
 /// asks the API that gave it.
 const CLOUD_CURSOR: &str = "oc:";
@@ -197,6 +212,7 @@ impl Roblox {
             awards: cache::Bounded::new(n),
             roles: cache::Bounded::new(64),
             inventory_filter_ids: std::sync::atomic::AtomicUsize::new(INVENTORY_FILTER_IDS),
+            name_batches: Default::default(),
             thumbs: cache::Bounded::new(n),
             badge_meta: cache::Bounded::new(1000),
             reports: cache::Bounded::new(n),
@@ -283,21 +299,72 @@ impl Roblox {
             self.names.insert(key.to_string(), Some(id), now);
             return Ok(id);
         }
-        let body = serde_json::json!({"usernames": [username], "excludeBannedUsers": false});
-        let answer = self.http.call(&http::USERNAMES, "v1/usernames/users", &[], Some(&body), priority).await?;
-        if !answer.status.is_success() {
-            return Err(unexpected(&answer));
-        }
-        let hits: DataList<NameHit> = parse(&answer)?;
-        let Some(hit) = hits.data.first() else {
+        let Some(id) = self.look_up_name(username, priority).await? else {
             // Remembered briefly so a repeated typo does not cost a call each time.
             self.names.insert(key.to_string(), None, now - self.profile_ttl_ms() + UNKNOWN_NAME_TTL_MS);
             return Err(RobloxError::UnknownUser(username.to_string()));
         };
-        self.names.insert(key.to_string(), Some(hit.id), now);
-        let row = CacheRow { kind: "name", key: key.to_string(), body: hit.id.to_string(), fetched_at: now };
+        self.names.insert(key.to_string(), Some(id), now);
+        let row = CacheRow { kind: "name", key: key.to_string(), body: id.to_string(), fetched_at: now };
         self.persist(vec![row], None).await;
-        Ok(hit.id)
+        Ok(id)
+    }
+
+    /// `POST users/v1/usernames/users` for `username`, together with the other names asked for
+    /// meanwhile: while one call is out, the names that arrive wait for the next, which takes up
+    /// to 100 at once. A lone lookup leaves at once; under load the calls stay few.
+    async fn look_up_name(&self, username: &str, priority: Priority) -> Result<Option<u64>, RobloxError> {
+        let batch = match priority {
+            Priority::Interactive => &self.name_batches[0],
+            Priority::Background => &self.name_batches[1],
+        };
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let lead = {
+            let mut queue = batch.lock().unwrap_or_else(|p| p.into_inner());
+            queue.waiting.push((username.to_string(), tx));
+            !std::mem::replace(&mut queue.in_flight, true)
+        };
+        if lead {
+            // A task of its own, so the calls go on when the visitor who started them leaves.
+            let this = self.clone();
+            tokio::spawn(async move { this.send_name_batches(priority).await });
+        }
+        rx.await.unwrap_or_else(|_| Err(RobloxError::Unreachable("the username lookup stopped".into())))
+    }
+
+    /// Sends the waiting names, up to 100 a call, until none is left.
+    async fn send_name_batches(&self, priority: Priority) {
+        let batch = match priority {
+            Priority::Interactive => &self.name_batches[0],
+            Priority::Background => &self.name_batches[1],
+        };
+        loop {
+            let names: Vec<(String, NameReply)> = {
+                let mut queue = batch.lock().unwrap_or_else(|p| p.into_inner());
+                if queue.waiting.is_empty() {
+                    queue.in_flight = false;
+                    return;
+                }
+                let n = queue.waiting.len().min(NAMES_PER_CALL);
+                queue.waiting.drain(..n).collect()
+            };
+            let mut asked: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+            asked.sort_unstable_by_key(|n| n.to_ascii_lowercase());
+            asked.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+            let body = serde_json::json!({"usernames": asked, "excludeBannedUsers": false});
+            let found = match self.http.call(&http::USERNAMES, "v1/usernames/users", &[], Some(&body), priority).await {
+                Ok(answer) if answer.status.is_success() => parse::<DataList<NameHit>>(&answer).map(|l| l.data),
+                Ok(answer) => Err(unexpected(&answer)),
+                Err(e) => Err(e),
+            };
+            for (name, reply) in names {
+                let _ = reply.send(found.as_ref().map_err(Clone::clone).map(|hits| {
+                    let asked_as = |h: &&NameHit| h.requested_username.eq_ignore_ascii_case(&name);
+                    let named = |h: &&NameHit| h.name.eq_ignore_ascii_case(&name);
+                    hits.iter().find(asked_as).or_else(|| hits.iter().find(named)).map(|h| h.id)
+                }));
+            }
+        }
     }
 
     async fn persisted_name(&self, key: &str, fresh_since: i64) -> Option<u64> {

@@ -14,6 +14,11 @@ pub struct DataList<T> {
 #[serde(rename_all = "camelCase")]
 pub struct NameHit {
     pub id: u64,
+    /// The name as asked (matching ignores case); the canonical spelling is `name`.
+    #[serde(default)]
+    pub requested_username: String,
+    #[serde(default)]
+    pub name: String,
 }
 
 #[derive(Deserialize)]
