@@ -95,6 +95,12 @@ async fn with_the_key_join_dates_and_elc_award_dates_come_from_open_cloud_withou
     assert_eq!(fake.calls(fake_roblox::CLOUD_INVENTORY), 3);
     assert_eq!(fake.key_calls(fake_roblox::USERNAMES), 0, "the key goes only to Open Cloud");
 
+    // The bot's answers name their sources too.
+    for path in ["/api/discord-bot/analyze/VetOpenCloud", "/api/discord-bot/check/VetOpenCloud"] {
+        let body = json(client().get(server.url(path)).send().await.unwrap()).await;
+        assert_eq!(body["robloxSources"], json!({"profile": "openCloud", "awardDates": "openCloud"}), "{path}: {body}");
+    }
+
     // Cached: no new call.
     let (_, again) = newgen(&server, &key, "vetopencloud").await;
     assert_eq!(again["elcBadges"]["count"], 3);

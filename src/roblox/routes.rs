@@ -476,6 +476,8 @@ pub struct QuickCheck {
     pub account_age: i64,
     /// The earliest ELC badge owned; null when none (or unavailable).
     pub earliest_badge: Option<EarliestBadge>,
+    /// Where the join date and the award dates were read.
+    pub roblox_sources: super::Sources,
     pub checked_at: String,
 }
 
@@ -511,6 +513,7 @@ pub(crate) async fn quick_check(
         earliest_badge: owned
             .and_then(|b| b.first())
             .map(|b| EarliestBadge { name: b.name.clone(), awarded_date: b.awarded_date.clone() }),
+        roblox_sources: report.sources,
         checked_at: report.checked_at(),
     }))
 }

@@ -159,6 +159,7 @@ export interface BotAnalysis {
   description: string;
   status: BotStatus;
   badges: AwardDates & { elcCount: number; total: number; elcBadges: ElcBadge[] };
+  robloxSources?: RobloxSources;
 }
 
 export interface BotQuickCheck {
@@ -177,6 +178,7 @@ export interface BotQuickCheck {
   totalBadgeCount: number;
   accountAge: number;
   earliestBadge: { name: string; awardedDate: string | null } | null;
+  robloxSources?: RobloxSources;
 }
 
 /** The error shape of the bot endpoints (and what the page shows when the network fails). */
