@@ -176,6 +176,18 @@ enum InventoryRead {
     Refused(Unavailable),
 }
 
+impl InventoryRead {
+    /// Why the award dates are unavailable after this read; None when Roblox refused the key
+    /// (the caller falls back to the next source) or when the read listed items.
+    fn refusal(self) -> Option<Unavailable> {
+        match self {
+            Self::Items(_) | Self::KeyRejected => None,
+            Self::FilterRefused => Some(Unavailable::Temporary("Open Cloud refused the inventory filter (HTTP 400)".into())),
+            Self::Refused(why) => Some(why),
+        }
+    }
+}
+
 /// Names one username lookup takes (Roblox's documented batch).
 const NAMES_PER_CALL: usize = 100;
 
@@ -314,10 +326,7 @@ impl Roblox {
     /// meanwhile: while one call is out, the names that arrive wait for the next, which takes up
     /// to 100 at once. A lone lookup leaves at once; under load the calls stay few.
     async fn look_up_name(&self, username: &str, priority: Priority) -> Result<Option<u64>, RobloxError> {
-        let batch = match priority {
-            Priority::Interactive => &self.name_batches[0],
-            Priority::Background => &self.name_batches[1],
-        };
+        let batch = self.name_queue(priority);
         let (tx, rx) = tokio::sync::oneshot::channel();
         let lead = {
             let mut queue = batch.lock().unwrap_or_else(|p| p.into_inner());
@@ -332,12 +341,16 @@ impl Roblox {
         rx.await.unwrap_or_else(|_| Err(RobloxError::Unreachable("the username lookup stopped".into())))
     }
 
-    /// Sends the waiting names, up to 100 a call, until none is left.
-    async fn send_name_batches(&self, priority: Priority) {
-        let batch = match priority {
+    fn name_queue(&self, priority: Priority) -> &std::sync::Mutex<NameQueue> {
+        match priority {
             Priority::Interactive => &self.name_batches[0],
             Priority::Background => &self.name_batches[1],
-        };
+        }
+    }
+
+    /// Sends the waiting names, up to 100 a call, until none is left.
+    async fn send_name_batches(&self, priority: Priority) {
+        let batch = self.name_queue(priority);
         loop {
             let names: Vec<(String, NameReply)> = {
                 let mut queue = batch.lock().unwrap_or_else(|p| p.into_inner());
@@ -467,10 +480,7 @@ impl Roblox {
         if let Some(p) = self.profiles.get(&id, now - self.profile_ttl_ms()) {
             return Ok(p);
         }
-        let from_cloud = match self.http.open_cloud_ready() {
-            true => self.cloud_profile(id, priority).await?,
-            false => None,
-        };
+        let from_cloud = if self.http.open_cloud_ready() { self.cloud_profile(id, priority).await? } else { None };
         let profile = match from_cloud {
             Some(p) => p,
             None => self.legacy_profile(id, priority).await?,
@@ -542,10 +552,7 @@ impl Roblox {
         if let Some(a) = self.awards.get(&id, now - self.awards_ttl_ms()) {
             return (a, None);
         }
-        let read = match self.http.open_cloud_ready() {
-            true => self.cloud_award_dates(id, priority).await,
-            false => None,
-        };
+        let read = if self.http.open_cloud_ready() { self.cloud_award_dates(id, priority).await } else { None };
         let (found, source) = match read {
             Some(found) => (found, Source::OpenCloud),
             None => (self.legacy_award_dates(id, priority).await, self.legacy_source()),
@@ -638,11 +645,7 @@ impl Roblox {
                     chunks.push(second);
                     chunks.push(first);
                 }
-                InventoryRead::FilterRefused => {
-                    return Some(Err(Unavailable::Temporary("Open Cloud refused the inventory filter (HTTP 400)".into())));
-                }
-                InventoryRead::KeyRejected => return None,
-                InventoryRead::Refused(why) => return Some(Err(why)),
+                other => return other.refusal().map(Err),
             }
         }
         owned.sort();
@@ -653,11 +656,7 @@ impl Roblox {
         match self.cloud_inventory(id, "badges=true", 1, 1, priority).await {
             InventoryRead::Items(any) if any.is_empty() => Some(Err(Unavailable::NothingVisible)),
             InventoryRead::Items(_) => Some(Ok(Vec::new())),
-            InventoryRead::KeyRejected => None,
-            InventoryRead::FilterRefused => {
-                Some(Err(Unavailable::Temporary("Open Cloud refused the inventory filter (HTTP 400)".into())))
-            }
-            InventoryRead::Refused(why) => Some(Err(why)),
+            other => other.refusal().map(Err),
         }
     }
 
