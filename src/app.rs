@@ -85,7 +85,7 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
         // Over its views a minute, an address's shell is still served, just not counted.
         let _ = state.visits.record(route.path, client.ip, crate::http::user_agent(req.headers()));
     }
-    let origin = shell::origin::of_request(state.site.base_url.as_deref(), req.headers(), client);
+    let origin = crate::http::origin::of_request(state.site.base_url.as_deref(), req.headers(), client);
     state.shells.respond(&state, route, origin, req.headers())
 }
 

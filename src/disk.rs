@@ -33,7 +33,7 @@ impl DiskSpace {
     /// A write failed for want of space (`what` says which, for the one log line).
     pub fn ran_out(&self, what: &str) {
         if !self.full.swap(true, Ordering::Relaxed) {
-            self.since_ms.store(crate::db::now_ms(), Ordering::Relaxed);
+            self.since_ms.store(crate::time::now_ms(), Ordering::Relaxed);
             tracing::warn!(
                 "the data dir's disk is full ({what}): writes answer 507 and save nothing until space is freed; reads go on"
             );
@@ -58,7 +58,7 @@ impl DiskSpace {
     /// RFC 3339 time since which the disk is full, if it is.
     pub fn full_since(&self) -> Option<String> {
         let ms = self.since_ms.load(Ordering::Relaxed);
-        (self.is_full() && ms > 0).then(|| crate::db::rfc3339(ms))
+        (self.is_full() && ms > 0).then(|| crate::time::rfc3339(ms))
     }
 
     /// While the disk is marked full, writes a probe file into `dir` (and removes it) to learn

@@ -27,15 +27,15 @@ pub struct Health {
 }
 
 fn status_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&["ok", "degraded"])
+    crate::http::schema::string_enum(&["ok", "degraded"])
 }
 
 fn database_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&["ok", "error"])
+    crate::http::schema::string_enum(&["ok", "error"])
 }
 
 fn disk_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&["ok", "full"])
+    crate::http::schema::string_enum(&["ok", "full"])
 }
 
 pub fn snapshot(state: &AppState, database_ok: bool) -> Health {

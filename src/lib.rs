@@ -39,5 +39,6 @@ pub mod shell;
 pub mod site;
 pub mod state;
 pub mod stats;
+pub mod time;
 pub mod tokens;
 pub mod v1;

@@ -28,7 +28,7 @@ pub struct LogRecord {
 }
 
 fn level_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&["ERROR", "WARN", "INFO", "DEBUG", "TRACE"])
+    crate::http::schema::string_enum(&["ERROR", "WARN", "INFO", "DEBUG", "TRACE"])
 }
 
 #[derive(Clone, Copy, Serialize, Default)]

@@ -161,12 +161,9 @@ pub fn document() -> Value {
     doc
 }
 
-/// A string schema that takes one of `values` (for `#[schema(schema_with = ...)]`).
-pub fn string_enum(values: &[&str]) -> utoipa::openapi::Object {
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::Type::String)
-        .enum_values(Some(values.iter().copied()))
-        .build()
+/// Every path of the document, like `/api/commands/{id}`.
+pub fn paths() -> Vec<String> {
+    document()["paths"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default()
 }
 
 fn error_response(description: &str) -> Value {

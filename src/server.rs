@@ -85,7 +85,7 @@ pub fn build_state(
     );
     roblox.load_stored_badges();
     let site_json = CachedJson::new(&site);
-    let metrics = std::sync::Arc::new(crate::metrics::Metrics::new(&options.metrics));
+    let metrics = std::sync::Arc::new(crate::metrics::Metrics::new(&options.metrics, crate::openapi::paths));
     let discord =
         crate::discord::Discord::open(&site, secrets.discord.clone(), &db, jobs.clone()).map_err(StartError)?;
     discord.set_player_lookup(std::sync::Arc::new(crate::discord::roblox_lookups::RobloxLookups(roblox.clone())));
@@ -142,7 +142,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let tasks = spawn_background(state.clone());
     let app = app::router(state.clone());
-    let listener = crate::metrics::CountingListener::new(listener, state.metrics.clone());
+    let listener = crate::http::listener::CountingListener::new(listener, state.metrics.connections.clone());
     crate::http::connections::serve(listener, app, crate::http::connections::Limits::of(&state.options), shutdown)
         .await;
     for task in tasks {

@@ -42,7 +42,7 @@ pub struct User {
 }
 
 fn role_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&ROLES)
+    crate::http::schema::string_enum(&ROLES)
 }
 
 pub const USER_COLUMNS: &str = "id, username, email, roblox_id, role, is_active, created_at, last_login";

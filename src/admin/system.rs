@@ -241,7 +241,7 @@ pub struct HealthCheck {
 }
 
 fn check_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&["ok", "error", "not_configured"])
+    crate::http::schema::string_enum(&["ok", "error", "not_configured"])
 }
 
 #[derive(Serialize, ToSchema)]

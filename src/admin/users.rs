@@ -48,7 +48,7 @@ impl utoipa::PartialSchema for UserChange {
         use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
         ObjectBuilder::new()
             .description(Some("At least one of the two."))
-            .property("role", crate::openapi::string_enum(&ROLES))
+            .property("role", crate::http::schema::string_enum(&ROLES))
             .property("isActive", ObjectBuilder::new().schema_type(Type::Boolean))
             .additional_properties(Some(AdditionalProperties::FreeForm(false)))
             .min_properties(Some(1))

@@ -18,59 +18,13 @@ use std::time::Duration;
 pub use archive::BackupInfo;
 pub use lock::DataDirLock;
 
+pub use crate::config::{BackupOptions, parse_every};
 use crate::db::Db;
 use crate::jobs::JobHandle;
 use crate::state::AppState;
 
 /// The job's name in `state.jobs` (and in /metrics).
 pub const JOB: &str = "backup";
-
-/// The command-line settings of this module (flattened into `config::Options`).
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct BackupOptions {
-    /// Write a backup (database and uploads) into DATA_DIR/backups/ this often, e.g. 24h, 6h, 30m, 1d12h. Default: off.
-    #[arg(long = "backup-every", env = "FANHUB_BACKUP_EVERY", value_parser = parse_every, global = true)]
-    pub backup_every: Option<Duration>,
-    /// How many scheduled and Backup Now archives to keep (the oldest are removed).
-    #[arg(long = "backup-keep", env = "FANHUB_BACKUP_KEEP", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=10_000), global = true)]
-    pub backup_keep: u32,
-    /// Leave WAL checkpoints to Litestream: no background checkpoints and none at shutdown.
-    #[arg(long = "litestream", env = "FANHUB_LITESTREAM", global = true)]
-    pub litestream: bool,
-}
-
-/// Parses `24h`, `30m`, `90s`, `7d`, `1h30m` (units s, m, h, d, w; at least one second).
-pub fn parse_every(text: &str) -> Result<Duration, String> {
-    let bad = || format!("{text:?} is not a duration like 24h, 30m or 1d12h");
-    let mut total: u64 = 0;
-    let mut digits = String::new();
-    let mut parts = 0;
-    for c in text.trim().chars() {
-        if c.is_ascii_digit() {
-            digits.push(c);
-            continue;
-        }
-        let unit = match c {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            'd' => 86_400,
-            'w' => 604_800,
-            _ => return Err(bad()),
-        };
-        let n: u64 = digits.parse().map_err(|_| bad())?;
-        total = n.checked_mul(unit).and_then(|v| total.checked_add(v)).ok_or_else(bad)?;
-        digits.clear();
-        parts += 1;
-    }
-    if parts == 0 || !digits.is_empty() {
-        return Err(bad());
-    }
-    if total == 0 || total > 366 * 86_400 {
-        return Err(format!("{text:?}: the backup interval must be between 1s and 366d"));
-    }
-    Ok(Duration::from_secs(total))
-}
 
 /// Shown in the admin panel: `86400` seconds as `24h`.
 pub fn format_every(every: Duration) -> String {
@@ -161,7 +115,12 @@ pub async fn schedule(state: AppState, job: JobHandle) {
         }
         None => Duration::ZERO,
     };
-    tracing::info!("backups every {} into {}, keeping {}", format_every(every), state.backups.dir.display(), state.backups.options.backup_keep);
+    tracing::info!(
+        "backups every {} into {}, keeping {}",
+        format_every(every),
+        state.backups.dir.display(),
+        state.backups.options.backup_keep
+    );
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + first, every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

@@ -71,7 +71,7 @@ pub struct CommandItem {
 }
 
 fn permission_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&PERMISSIONS)
+    crate::http::schema::string_enum(&PERMISSIONS)
 }
 
 pub struct Catalog {

@@ -28,7 +28,7 @@ pub struct Favorite {
 }
 
 fn item_type_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&["command"])
+    crate::http::schema::string_enum(&["command"])
 }
 
 fn same_user(claimed: i64, signed_in: i64) -> Result<(), ApiError> {

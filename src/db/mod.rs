@@ -82,7 +82,8 @@ impl Db {
         let mut writer = Connection::open(path).map_err(MigrationError::Open)?;
         configure(&writer).map_err(MigrationError::Open)?;
         migrations::apply(&mut writer)?;
-        let app_id: u32 = writer.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(MigrationError::Open)?;
+        let app_id: u32 =
+            writer.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(MigrationError::Open)?;
         if app_id == 0 {
             writer.pragma_update(None, "application_id", APPLICATION_ID).map_err(MigrationError::Open)?;
         }
@@ -282,15 +283,7 @@ async fn run_blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::internal(format!("blocking task: {e}")))?
 }
 
-/// Milliseconds since the Unix epoch, the one time format stored in the database.
-pub fn now_ms() -> i64 {
-    jiff::Timestamp::now().as_millisecond()
-}
-
-/// RFC 3339 text for a stored millisecond time.
-pub fn rfc3339(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms).map(|t| t.to_string()).unwrap_or_default()
-}
+pub use crate::time::{now_ms, rfc3339};
 
 /// A migrated database in a temporary directory (SQLite's WAL needs a file), for store tests.
 #[cfg(test)]

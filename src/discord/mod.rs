@@ -30,44 +30,7 @@ use crate::state::AppState;
 use client::DiscordClient;
 use summarise::Kind;
 
-pub const DEFAULT_API: &str = "https://discord.com/api/v10";
-
-/// FANHUB_DISCORD_TOKEN, FANHUB_DISCORD_API, FANHUB_DISCORD_PUBLIC_KEY, FANHUB_DISCORD_APPLICATION_ID.
-#[derive(Clone, Default)]
-pub struct DiscordConfig {
-    pub token: Option<String>,
-    pub api_base: Option<String>,
-    /// The application's Ed25519 public key, hex (Developer Portal, General Information).
-    pub public_key: Option<String>,
-    pub application_id: Option<String>,
-}
-
-impl std::fmt::Debug for DiscordConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DiscordConfig")
-            .field("token", &self.token.as_ref().map(|_| "***"))
-            .field("api_base", &self.api_base)
-            .field("public_key", &self.public_key)
-            .field("application_id", &self.application_id)
-            .finish()
-    }
-}
-
-impl DiscordConfig {
-    pub fn from_env() -> Self {
-        let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
-        Self {
-            token: var("FANHUB_DISCORD_TOKEN"),
-            api_base: var("FANHUB_DISCORD_API"),
-            public_key: var("FANHUB_DISCORD_PUBLIC_KEY"),
-            application_id: var("FANHUB_DISCORD_APPLICATION_ID"),
-        }
-    }
-
-    pub fn api_base(&self) -> &str {
-        self.api_base.as_deref().unwrap_or(DEFAULT_API)
-    }
-}
+pub use crate::config::{DISCORD_DEFAULT_API as DEFAULT_API, DiscordConfig};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SummarySource {
@@ -110,7 +73,7 @@ pub struct SummaryInfo {
 }
 
 fn source_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&["ai", "extractive"])
+    crate::http::schema::string_enum(&["ai", "extractive"])
 }
 
 impl From<&Summary> for SummaryInfo {

@@ -32,11 +32,11 @@ pub struct Guide {
 }
 
 fn category_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&CATEGORIES)
+    crate::http::schema::string_enum(&CATEGORIES)
 }
 
 fn difficulty_values() -> utoipa::openapi::Object {
-    crate::openapi::string_enum(&DIFFICULTIES)
+    crate::http::schema::string_enum(&DIFFICULTIES)
 }
 
 #[derive(Deserialize)]

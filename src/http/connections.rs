@@ -20,7 +20,7 @@ use tokio::sync::Semaphore;
 use tower::ServiceExt;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
-use crate::metrics::CountingListener;
+use crate::http::listener::CountingListener;
 
 /// While the cap holds, the line saying so is logged at most this often.
 const CAP_LOG_EVERY: Duration = Duration::from_secs(60);

@@ -68,7 +68,7 @@ pub async fn request_context(
     } else {
         let mut client = client_ip::resolve(peer, req.headers(), &state.options.trusted_proxies);
         // Also https: a request under the host of an https base URL (cookies get Secure and `__Host-`).
-        client.https |= crate::shell::origin::under_https_base_url(state.site.base_url.as_deref(), req.headers());
+        client.https |= crate::http::origin::under_https_base_url(state.site.base_url.as_deref(), req.headers());
         req.extensions_mut().insert(client);
         req.extensions_mut().insert(RequestId(id.clone()));
         let span = tracing::debug_span!("request", id = %id, method = %req.method(), path = %req.uri().path());

@@ -8,7 +8,10 @@ pub mod connections;
 pub mod cookies;
 pub mod csrf;
 pub mod extract;
+pub mod listener;
 pub mod middleware;
+pub mod origin;
+pub mod schema;
 pub mod spa;
 
 /// The request's `User-Agent`, or "" when absent or not text.

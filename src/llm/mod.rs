@@ -9,37 +9,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+pub use crate::config::LlmConfig;
+
 pub const TIMEOUT: Duration = Duration::from_secs(30);
-
-#[derive(Clone)]
-pub struct LlmConfig {
-    pub base_url: String,
-    pub model: String,
-    pub key: Option<String>,
-}
-
-impl std::fmt::Debug for LlmConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LlmConfig")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("key", &self.key.as_ref().map(|_| "***"))
-            .finish()
-    }
-}
-
-impl LlmConfig {
-    /// From the environment; None unless FANHUB_LLM_URL is set.
-    pub fn from_env() -> Option<Self> {
-        let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
-        let base_url = var("FANHUB_LLM_URL")?.trim_end_matches('/').to_string();
-        Some(Self {
-            base_url,
-            model: var("FANHUB_LLM_MODEL").unwrap_or_else(|| "gpt-4o-mini".into()),
-            key: var("FANHUB_LLM_KEY"),
-        })
-    }
-}
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum LlmError {

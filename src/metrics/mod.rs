@@ -8,14 +8,13 @@
 //! server starts, so recording a request is a map lookup and a few relaxed atomic adds — no
 //! lock and no allocation. With metrics off the layer is not installed at all.
 
-mod listener;
 mod render;
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
@@ -24,25 +23,16 @@ use axum::http::{HeaderMap, HeaderValue, Method, header};
 use axum::response::{IntoResponse, Response};
 use ipnet::IpNet;
 
-pub use listener::CountingListener;
-
+pub use crate::config::MetricsOptions;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::state::AppState;
 
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct MetricsOptions {
-    /// Serve Prometheus metrics at /metrics (to an admin key, or to --metrics-allow addresses).
-    #[arg(long = "metrics", env = "FANHUB_METRICS", global = true)]
-    pub metrics: bool,
-    /// CIDRs that may read /metrics without a key (comma-separated), e.g. 127.0.0.1/32,10.0.0.0/8.
-    #[arg(long = "metrics-allow", env = "FANHUB_METRICS_ALLOW", value_delimiter = ',', global = true)]
-    pub metrics_allow: Vec<IpNet>,
-}
-
 /// Status codes counted on their own; the rest are counted as "other".
-const STATUSES: [u16; 24] =
-    [200, 201, 204, 206, 301, 302, 304, 307, 308, 400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429, 500, 502, 503, 504];
+const STATUSES: [u16; 24] = [
+    200, 201, 204, 206, 301, 302, 304, 307, 308, 400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429, 500, 502, 503,
+    504,
+];
 const OTHER_STATUS: usize = STATUSES.len();
 const METHODS: [Method; 6] = [Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE, Method::HEAD];
 const OTHER_METHOD: usize = METHODS.len();
@@ -82,20 +72,17 @@ pub struct Metrics {
     /// Route template per slot; the last slot is [`UNMATCHED`].
     names: Vec<Box<str>>,
     routes: Box<[RouteCounters]>,
-    pub open_connections: AtomicI64,
-    pub connections_total: AtomicU64,
+    pub connections: std::sync::Arc<crate::http::listener::ConnectionCounts>,
 }
 
 impl Metrics {
-    /// Counters for every path of the OpenAPI document (every routed API path is in it; a test
-    /// holds the document to that) and every page of the app. With metrics off nothing is
-    /// counted and the document is not built: building it leaves about 3.5 MB of freed heap that
-    /// an idle server keeps resident.
-    pub fn new(options: &MetricsOptions) -> Self {
+    /// Counters for every path `api_paths` gives (the OpenAPI document's: every routed API path
+    /// is in it; a test holds the document to that) and every page of the app. With metrics off
+    /// nothing is counted and `api_paths` is not called: building the document leaves about
+    /// 3.5 MB of freed heap that an idle server keeps resident.
+    pub fn new(options: &MetricsOptions, api_paths: impl FnOnce() -> Vec<String>) -> Self {
         let mut names: Vec<Box<str>> = if options.metrics {
-            let doc = crate::openapi::document();
-            let mut names: Vec<Box<str>> =
-                doc["paths"].as_object().map(|p| p.keys().map(|k| k.as_str().into()).collect()).unwrap_or_default();
+            let mut names: Vec<Box<str>> = api_paths().into_iter().map(Into::into).collect();
             names.extend(crate::http::spa::ROUTES.iter().map(|r| r.path.into()));
             names
         } else {
@@ -110,8 +97,7 @@ impl Metrics {
             index,
             names,
             routes,
-            open_connections: AtomicI64::new(0),
-            connections_total: AtomicU64::new(0),
+            connections: Default::default(),
         }
     }
 
@@ -212,9 +198,15 @@ where
         (status = 401, description = "No admin key, and the address is not in --metrics-allow (or the key is invalid)", body = crate::error::ErrorBody),
         (status = 403, description = "The admin key is bound to another IP address", body = crate::error::ErrorBody),
         (status = 404, description = "Metrics are off (start with --metrics)", body = crate::error::ErrorBody)))]
-pub(crate) async fn get_metrics(State(state): State<AppState>, headers: HeaderMap, req: Request) -> Result<Response, ApiError> {
+pub(crate) async fn get_metrics(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    req: Request,
+) -> Result<Response, ApiError> {
     if !state.metrics.enabled {
-        return Err(ApiError::not_found("Metrics are off.").with_message("Start fanhub with --metrics (FANHUB_METRICS=true)."));
+        return Err(
+            ApiError::not_found("Metrics are off.").with_message("Start fanhub with --metrics (FANHUB_METRICS=true).")
+        );
     }
     let client = req.extensions().get::<ClientIp>().copied().ok_or_else(|| ApiError::internal("client ip missing"))?;
     let allowed = state.metrics.allow.iter().any(|net| net.contains(&client.ip));
@@ -246,7 +238,7 @@ mod tests {
 
     #[test]
     fn every_documented_route_is_registered_and_the_rest_are_unmatched() {
-        let m = Metrics::new(&MetricsOptions { metrics: true, metrics_allow: vec![] });
+        let m = Metrics::new(&MetricsOptions { metrics: true, metrics_allow: vec![] }, crate::openapi::paths);
         assert!(m.index.contains_key("/api/stats"));
         assert!(m.index.contains_key("/api/admin/users/{id}"));
         assert!(m.index.contains_key("/commands") && m.index.contains_key("/"), "app pages have their own label");

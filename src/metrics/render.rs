@@ -86,9 +86,9 @@ pub fn render(state: &AppState) -> String {
     }
 
     head(&mut out, "fanhub_http_open_connections", "gauge", "TCP connections open now.");
-    let _ = writeln!(out, "fanhub_http_open_connections {}", m.open_connections.load(Ordering::Relaxed).max(0));
+    let _ = writeln!(out, "fanhub_http_open_connections {}", m.connections.open.load(Ordering::Relaxed).max(0));
     head(&mut out, "fanhub_http_connections_total", "counter", "TCP connections accepted since start.");
-    let _ = writeln!(out, "fanhub_http_connections_total {}", m.connections_total.load(Ordering::Relaxed));
+    let _ = writeln!(out, "fanhub_http_connections_total {}", m.connections.total.load(Ordering::Relaxed));
 
     let pool = state.db.pool_stats();
     head(&mut out, "fanhub_db_readers_busy", "gauge", "Read-only SQLite connections in use now.");

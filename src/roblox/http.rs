@@ -4,6 +4,7 @@
 //! budget with priorities, Roblox's `x-ratelimit-*` headers obeyed, 429 handling with bounded
 //! retries, and every call reported to `state.jobs`.
 
+use crate::config::{OpenCloudKey, RobloxCookie};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU8, Ordering};
@@ -320,41 +321,6 @@ impl Budgets {
     }
 }
 
-/// The `.ROBLOSECURITY` cookie: never printed, never logged.
-#[derive(Clone)]
-pub struct RobloxCookie(String);
-
-impl RobloxCookie {
-    pub fn new(value: &str) -> Option<Self> {
-        let v = value.trim().trim_start_matches(".ROBLOSECURITY=").trim();
-        (!v.is_empty() && !v.contains(['\r', '\n', ';'])).then(|| Self(v.to_string()))
-    }
-}
-
-impl std::fmt::Debug for RobloxCookie {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("RobloxCookie(***)")
-    }
-}
-
-/// The Open Cloud API key (`FANHUB_ROBLOX_OPEN_CLOUD_KEY`): never printed, never logged, sent
-/// only to the Open Cloud API.
-#[derive(Clone)]
-pub struct OpenCloudKey(String);
-
-impl OpenCloudKey {
-    pub fn new(value: &str) -> Option<Self> {
-        let v = value.trim();
-        (!v.is_empty() && v.len() <= 4096 && v.bytes().all(|b| b.is_ascii_graphic())).then(|| Self(v.to_string()))
-    }
-}
-
-impl std::fmt::Debug for OpenCloudKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("OpenCloudKey(***)")
-    }
-}
-
 /// Where Open Cloud is and the key to it.
 #[derive(Clone, Debug)]
 pub struct OpenCloudAccess {
@@ -548,9 +514,9 @@ impl HttpClient {
             request = request.header("accept", "application/json");
             match (endpoint.api, &self.cookie, &self.open_cloud) {
                 (Api::Legacy, Some(cookie), _) => {
-                    request = request.header("cookie", format!(".ROBLOSECURITY={}", cookie.0))
+                    request = request.header("cookie", format!(".ROBLOSECURITY={}", cookie.expose()))
                 }
-                (Api::OpenCloud, _, Some(o)) => request = request.header("x-api-key", &o.key.0),
+                (Api::OpenCloud, _, Some(o)) => request = request.header("x-api-key", o.key.expose()),
                 _ => {}
             }
             if json.is_some()

@@ -52,18 +52,20 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 
 pub use classify::{Evidence, Verdict};
+use http::{Answer, Budgets, HttpClient};
+pub use http::{CookieState, OpenCloudAccess, Priority};
+use store::CacheRow;
 pub use types::*;
 use wire::{Award, DataList, MemberItem, NameHit, Page, RoleList, StoredAwards, Thumb, cloud};
-pub use http::{CookieState, OpenCloudAccess, OpenCloudKey, Priority, RobloxCookie};
-use http::{Answer, Budgets, HttpClient};
-use store::CacheRow;
 
 use crate::db::{Db, now_ms};
 use crate::error::ApiError;
 use crate::jobs::Jobs;
 
-pub const DEFAULT_API_TEMPLATE: &str = "https://{service}.roblox.com";
-pub const DEFAULT_OPEN_CLOUD_API: &str = "https://apis.roblox.com";
+pub use crate::config::{
+    OpenCloudKey, ROBLOX_DEFAULT_API_TEMPLATE as DEFAULT_API_TEMPLATE,
+    ROBLOX_DEFAULT_OPEN_CLOUD_API as DEFAULT_OPEN_CLOUD_API, RobloxCookie,
+};
 /// ELC badge ids asked about in one inventory call at first (Roblox does not say how many its
 /// filter takes; this keeps the URL short). A filter Roblox refuses (400) is split in halves and
 /// the smaller size kept for the next players.
@@ -182,7 +184,9 @@ impl InventoryRead {
     fn refusal(self) -> Option<Unavailable> {
         match self {
             Self::Items(_) | Self::KeyRejected => None,
-            Self::FilterRefused => Some(Unavailable::Temporary("Open Cloud refused the inventory filter (HTTP 400)".into())),
+            Self::FilterRefused => {
+                Some(Unavailable::Temporary("Open Cloud refused the inventory filter (HTTP 400)".into()))
+            }
             Self::Refused(why) => Some(why),
         }
     }
@@ -276,7 +280,12 @@ impl Roblox {
         self.by_id.run(user_id, || self.report_for(user_id, priority)).await
     }
 
-    async fn fetch_by_name(&self, username: String, key: String, priority: Priority) -> Result<Arc<PlayerReport>, RobloxError> {
+    async fn fetch_by_name(
+        &self,
+        username: String,
+        key: String,
+        priority: Priority,
+    ) -> Result<Arc<PlayerReport>, RobloxError> {
         let id = self.resolve(&username, &key, priority).await?;
         let report = self.by_id.run(id, || self.report_for(id, priority)).await?;
         self.remember(key, &report);
@@ -528,7 +537,8 @@ impl Roblox {
             _ => return Err(unexpected(&answer)),
         }
         let user: cloud::User = parse(&answer)?;
-        let created = user.create_time.ok_or_else(|| RobloxError::BadAnswer("a user without a join date (createTime)".into()))?;
+        let created =
+            user.create_time.ok_or_else(|| RobloxError::BadAnswer("a user without a join date (createTime)".into()))?;
         Ok(Some(Profile {
             id: user.id.and_then(|i| i.get()).unwrap_or(id),
             display_name: user.display_name.filter(|d| !d.is_empty()).unwrap_or_else(|| user.name.clone()),
@@ -639,7 +649,10 @@ impl Roblox {
                 InventoryRead::FilterRefused if chunk.len() > 1 => {
                     let half = chunk.len().div_ceil(2);
                     if self.inventory_filter_ids.fetch_min(half, Relaxed) > half {
-                        tracing::info!("Roblox refused an inventory filter of {} badge ids; asking {half} at a time", chunk.len());
+                        tracing::info!(
+                            "Roblox refused an inventory filter of {} badge ids; asking {half} at a time",
+                            chunk.len()
+                        );
                     }
                     let (first, second) = chunk.split_at(half);
                     chunks.push(second);
@@ -696,7 +709,9 @@ impl Roblox {
                 Err(e) => return InventoryRead::Refused(Unavailable::Temporary(e.to_string())),
             };
             for item in page.inventory_items {
-                let Some(badge_id) = item.badge_details.and_then(|d| d.badge_id).and_then(|b| b.get()) else { continue };
+                let Some(badge_id) = item.badge_details.and_then(|d| d.badge_id).and_then(|b| b.get()) else {
+                    continue;
+                };
                 match item.add_time {
                     Some(t) if t.parse::<jiff::Timestamp>().is_ok() => items.push((badge_id, t)),
                     other => {
@@ -709,7 +724,9 @@ impl Roblox {
             match page.next_page_token.filter(|t| !t.is_empty()) {
                 None => return InventoryRead::Items(items),
                 Some(next) if token.as_deref() == Some(next.as_str()) => {
-                    return InventoryRead::Refused(Unavailable::Temporary("Roblox sent the same page token again".into()));
+                    return InventoryRead::Refused(Unavailable::Temporary(
+                        "Roblox sent the same page token again".into(),
+                    ));
                 }
                 Some(next) => token = Some(next),
             }
@@ -744,7 +761,8 @@ impl Roblox {
             .into_iter()
             .collect();
         for chunk in missing.chunks(100) {
-            let urls = self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &headshot_query(chunk), priority).await;
+            let urls =
+                self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &headshot_query(chunk), priority).await;
             let mut rows = Vec::with_capacity(urls.len());
             for (id, url) in urls.into_iter().filter(|(id, _)| chunk.contains(id)) {
                 self.thumbs.insert(id, url.clone(), now);
@@ -798,7 +816,11 @@ impl Roblox {
         if let Some(url) = self.thumbs.get(&id, now - self.thumb_ttl_ms()) {
             return (url, None);
         }
-        match self.thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &headshot_query(&[id]), priority).await.get(&id) {
+        match self
+            .thumbnails(&http::HEADSHOTS, "v1/users/avatar-headshot", &headshot_query(&[id]), priority)
+            .await
+            .get(&id)
+        {
             Some(url) => {
                 self.thumbs.insert(id, url.clone(), now);
                 let row = CacheRow { kind: "thumb", key: id.to_string(), body: url.clone(), fetched_at: now };
@@ -866,7 +888,8 @@ impl Roblox {
     /// accepted, else `groups/v1/groups/{id}`.
     pub async fn group_info(&self, group_id: u64, priority: Priority) -> Result<GroupInfo, RobloxError> {
         if self.http.open_cloud_ready() {
-            let answer = self.http.call(&http::CLOUD_GROUP, &format!("cloud/v2/groups/{group_id}"), &[], None, priority).await?;
+            let answer =
+                self.http.call(&http::CLOUD_GROUP, &format!("cloud/v2/groups/{group_id}"), &[], None, priority).await?;
             if !answer.key_rejected {
                 match answer.status.as_u16() {
                     200 => {}
@@ -990,18 +1013,23 @@ impl Roblox {
 
     /// Role names and ranks by id (`groups/v1/groups/{id}/roles`), kept an hour; empty when
     /// Roblox does not give them (members then have no role name).
-    async fn group_roles(&self, group_id: u64, priority: Priority) -> Arc<std::collections::HashMap<u64, (String, i64)>> {
+    async fn group_roles(
+        &self,
+        group_id: u64,
+        priority: Priority,
+    ) -> Arc<std::collections::HashMap<u64, (String, i64)>> {
         let now = now_ms();
         if let Some(roles) = self.roles.get(&group_id, now - ROLES_TTL_MS) {
             return roles;
         }
         let path = format!("v1/groups/{group_id}/roles");
-        let roles: std::collections::HashMap<u64, (String, i64)> = match self.http.call(&http::GROUP_ROLES, &path, &[], None, priority).await {
-            Ok(a) if a.status.is_success() => parse::<RoleList>(&a)
-                .map(|l| l.roles.into_iter().map(|r| (r.id, (r.name, r.rank))).collect())
-                .unwrap_or_default(),
-            _ => Default::default(),
-        };
+        let roles: std::collections::HashMap<u64, (String, i64)> =
+            match self.http.call(&http::GROUP_ROLES, &path, &[], None, priority).await {
+                Ok(a) if a.status.is_success() => parse::<RoleList>(&a)
+                    .map(|l| l.roles.into_iter().map(|r| (r.id, (r.name, r.rank))).collect())
+                    .unwrap_or_default(),
+                _ => Default::default(),
+            };
         let roles = Arc::new(roles);
         self.roles.insert(group_id, roles.clone(), now);
         roles
@@ -1021,7 +1049,8 @@ impl Roblox {
             true => (http::CLOUD_USER, http::CLOUD_INVENTORY, http::CLOUD_MEMBERSHIPS),
             false => (http::USER, http::AWARDED_DATES, http::GROUP_USERS),
         };
-        let mut members_per_call = vec![(profile.name(), 1.0), (http::HEADSHOTS.name(), 100.0), (members.name(), 100.0)];
+        let mut members_per_call =
+            vec![(profile.name(), 1.0), (http::HEADSHOTS.name(), 100.0), (members.name(), 100.0)];
         if !self.config.badges.elc.is_empty() && (cloud || self.award_dates_refused().is_none()) {
             members_per_call.push((awards.name(), 1.0));
         }
@@ -1060,7 +1089,9 @@ impl Roblox {
         let limited = if http.budgets.any_blocked() { "rate-limited by Roblox now" } else { "not rate-limited" };
         let cookie = match http.cookie_state() {
             CookieState::NotConfigured if http.has_open_cloud_key() => "no cookie (not needed with the Open Cloud key)",
-            CookieState::NotConfigured => "no cookie (award dates need FANHUB_ROBLOX_OPEN_CLOUD_KEY or FANHUB_ROBLOX_COOKIE)",
+            CookieState::NotConfigured => {
+                "no cookie (award dates need FANHUB_ROBLOX_OPEN_CLOUD_KEY or FANHUB_ROBLOX_COOKIE)"
+            }
             CookieState::Untested => "cookie configured, not used yet",
             CookieState::Accepted => "cookie accepted",
             CookieState::Rejected => "cookie rejected by Roblox",

@@ -10,7 +10,6 @@
 
 pub(crate) mod first_screen;
 pub mod head;
-pub mod origin;
 pub(crate) mod seo;
 
 use std::collections::HashMap;

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use super::head::attr;
-use super::origin;
+use crate::http::origin;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::site::SiteSettings;

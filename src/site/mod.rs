@@ -410,7 +410,7 @@ fn validate_base_url(base: &str) -> Result<(), String> {
         .or_else(|| base.strip_prefix("http://"))
         .ok_or_else(|| format!("must start with https:// or http://, not {base:?}"))?;
     let host = rest.trim_end_matches('/');
-    if crate::shell::origin::valid_host(host).is_none() {
+    if crate::http::origin::valid_host(host).is_none() {
         return Err(format!("must be only a scheme and a host name (like https://fans.example.org), not {base:?}"));
     }
     Ok(())

@@ -58,7 +58,7 @@ pub struct PageView {
 
 fn route_values() -> utoipa::openapi::Object {
     let paths: Vec<&str> = crate::http::spa::ROUTES.iter().map(|r| r.path).collect();
-    crate::openapi::string_enum(&paths)
+    crate::http::schema::string_enum(&paths)
 }
 
 /// The app reports client-side route changes here (the first load is counted with the shell).

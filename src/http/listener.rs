@@ -10,16 +10,23 @@ use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 
-use super::Metrics;
+use std::sync::atomic::{AtomicI64, AtomicU64};
+
+/// Connections open now and accepted since the start (read by the metrics).
+#[derive(Default)]
+pub struct ConnectionCounts {
+    pub open: AtomicI64,
+    pub total: AtomicU64,
+}
 
 pub struct CountingListener {
     inner: TcpListener,
-    metrics: Arc<Metrics>,
+    counts: Arc<ConnectionCounts>,
 }
 
 impl CountingListener {
-    pub fn new(inner: TcpListener, metrics: Arc<Metrics>) -> Self {
-        Self { inner, metrics }
+    pub fn new(inner: TcpListener, counts: Arc<ConnectionCounts>) -> Self {
+        Self { inner, counts }
     }
 }
 
@@ -29,9 +36,9 @@ impl axum::serve::Listener for CountingListener {
 
     async fn accept(&mut self) -> (Self::Io, Self::Addr) {
         let (stream, addr) = axum::serve::Listener::accept(&mut self.inner).await;
-        self.metrics.open_connections.fetch_add(1, Ordering::Relaxed);
-        self.metrics.connections_total.fetch_add(1, Ordering::Relaxed);
-        (CountedStream { stream, metrics: self.metrics.clone() }, addr)
+        self.counts.open.fetch_add(1, Ordering::Relaxed);
+        self.counts.total.fetch_add(1, Ordering::Relaxed);
+        (CountedStream { stream, counts: self.counts.clone() }, addr)
     }
 
     fn local_addr(&self) -> io::Result<Self::Addr> {
@@ -41,12 +48,12 @@ impl axum::serve::Listener for CountingListener {
 
 pub struct CountedStream {
     stream: TcpStream,
-    metrics: Arc<Metrics>,
+    counts: Arc<ConnectionCounts>,
 }
 
 impl Drop for CountedStream {
     fn drop(&mut self) {
-        self.metrics.open_connections.fetch_sub(1, Ordering::Relaxed);
+        self.counts.open.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

@@ -6,6 +6,17 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use ipnet::IpNet;
 
+mod features;
+mod secrets;
+
+pub use features::{BackupOptions, MetricsOptions, parse_every};
+pub use secrets::{DISCORD_DEFAULT_API, DiscordConfig, LlmConfig, OpenCloudKey, RobloxCookie};
+
+/// Roblox's legacy hosts: `{service}` becomes users, badges, thumbnails, groups.
+pub const ROBLOX_DEFAULT_API_TEMPLATE: &str = "https://{service}.roblox.com";
+/// Roblox Open Cloud's base URL.
+pub const ROBLOX_DEFAULT_OPEN_CLOUD_API: &str = "https://apis.roblox.com";
+
 /// `fanhub --version`: the version, the commit, the build date and the target (set by build.rs).
 pub const VERSION_LINE: &str = concat!(
     env!("CARGO_PKG_VERSION"),
@@ -81,16 +92,16 @@ pub struct Options {
     #[arg(long = "trusted-proxy", env = "FANHUB_TRUSTED_PROXIES", value_delimiter = ',', global = true)]
     pub trusted_proxies: Vec<IpNet>,
     #[command(flatten)]
-    pub backups: crate::backup::BackupOptions,
+    pub backups: BackupOptions,
     #[command(flatten)]
-    pub metrics: crate::metrics::MetricsOptions,
+    pub metrics: MetricsOptions,
     /// Roblox host template: `{service}` becomes users, badges, thumbnails, groups (e.g.
     /// `https://{service}.roproxy.com`, or a fake's `http://127.0.0.1:PORT/{service}`).
-    #[arg(long, env = "FANHUB_ROBLOX_API", default_value = crate::roblox::DEFAULT_API_TEMPLATE, global = true)]
+    #[arg(long, env = "FANHUB_ROBLOX_API", default_value = ROBLOX_DEFAULT_API_TEMPLATE, global = true)]
     pub roblox_api: String,
     /// Roblox Open Cloud's base URL (the client appends `/cloud/v2/...`); used only with
     /// FANHUB_ROBLOX_OPEN_CLOUD_KEY.
-    #[arg(long, env = "FANHUB_ROBLOX_OPEN_CLOUD_API", default_value = crate::roblox::DEFAULT_OPEN_CLOUD_API, global = true)]
+    #[arg(long, env = "FANHUB_ROBLOX_OPEN_CLOUD_API", default_value = ROBLOX_DEFAULT_OPEN_CLOUD_API, global = true)]
     pub roblox_open_cloud_api: String,
     /// Timeout of each Roblox call, in milliseconds.
     #[arg(long, env = "FANHUB_ROBLOX_TIMEOUT_MS", default_value_t = 8000, global = true)]
@@ -118,15 +129,15 @@ impl Options {
 pub struct Secrets {
     pub admin_phrase: Option<String>,
     /// FANHUB_LLM_URL, FANHUB_LLM_MODEL, FANHUB_LLM_KEY.
-    pub llm: Option<crate::llm::LlmConfig>,
+    pub llm: Option<LlmConfig>,
     /// FANHUB_ROBLOX_COOKIE: a `.ROBLOSECURITY` value, sent only to the Roblox hosts.
-    pub roblox_cookie: Option<crate::roblox::RobloxCookie>,
+    pub roblox_cookie: Option<RobloxCookie>,
     /// FANHUB_ROBLOX_OPEN_CLOUD_KEY: a Roblox Open Cloud API key, sent only to Open Cloud.
-    pub roblox_open_cloud_key: Option<crate::roblox::OpenCloudKey>,
+    pub roblox_open_cloud_key: Option<OpenCloudKey>,
     /// FANHUB_ROBLOX_OPEN_CLOUD_KEY is set to something that cannot be a key (the start refuses it).
     pub roblox_open_cloud_key_malformed: bool,
     /// FANHUB_DISCORD_TOKEN, FANHUB_DISCORD_API, FANHUB_DISCORD_PUBLIC_KEY, FANHUB_DISCORD_APPLICATION_ID.
-    pub discord: crate::discord::DiscordConfig,
+    pub discord: DiscordConfig,
 }
 
 /// The shortest FANHUB_ADMIN_PHRASE the server starts with: the phrase is guessed against a
@@ -149,18 +160,17 @@ impl Secrets {
 
     pub fn from_env() -> Self {
         let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
-        let roblox_cookie =
-            std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| crate::roblox::RobloxCookie::new(&c));
+        let roblox_cookie = std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| RobloxCookie::new(&c));
         let open_cloud_key = std::env::var("FANHUB_ROBLOX_OPEN_CLOUD_KEY").ok().filter(|k| !k.trim().is_empty());
-        let roblox_open_cloud_key = open_cloud_key.as_deref().and_then(crate::roblox::OpenCloudKey::new);
+        let roblox_open_cloud_key = open_cloud_key.as_deref().and_then(OpenCloudKey::new);
         let roblox_open_cloud_key_malformed = open_cloud_key.is_some() && roblox_open_cloud_key.is_none();
         Self {
             admin_phrase,
-            llm: crate::llm::LlmConfig::from_env(),
+            llm: LlmConfig::from_env(),
             roblox_cookie,
             roblox_open_cloud_key,
             roblox_open_cloud_key_malformed,
-            discord: crate::discord::DiscordConfig::from_env(),
+            discord: DiscordConfig::from_env(),
         }
     }
 }

@@ -1,0 +1,323 @@
+//! The shape of `src/`, checked from the source text so that a new module is covered by itself:
+//! the shared layers import no feature, no feature reaches the assembly (`AppState`, the router,
+//! the server), the features import each other without a circle, and SQL lives only in a
+//! feature's `store.rs` or in `db/`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers below the features: they may import each other (without a circle) but no feature.
+const SHARED: &[&str] = &[
+    "error",
+    "disk",
+    "db",
+    "config",
+    "http",
+    "time",
+    "tokens",
+    "content",
+    "search",
+    "jobs",
+    "heavy",
+    "ratelimit",
+    "logging",
+];
+/// Where the features are put together; only these may name `AppState` and every feature.
+const ASSEMBLY: &[&str] = &["app", "state", "server", "cli", "openapi", "lib", "main"];
+
+struct Source {
+    /// The path under `src/`, like `admin/users.rs`.
+    path: String,
+    /// The text without its `#[cfg(test)]` module: tests may reach anywhere.
+    text: String,
+}
+
+fn sources() -> Vec<Source> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let text = match text.find("#[cfg(test)]\nmod tests") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            };
+            Source { path: file.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/"), text }
+        })
+        .collect()
+}
+
+fn module_of(path: &str) -> String {
+    let first = path.split('/').next().unwrap();
+    first.strip_suffix(".rs").unwrap_or(first).to_string()
+}
+
+fn without_comments(text: &str) -> String {
+    text.lines().map(|l| if l.trim_start().starts_with("//") { "" } else { l }).collect::<Vec<_>>().join("\n")
+}
+
+/// Every top-level module each module names through `crate::`, with the first line naming it.
+fn imports(sources: &[Source], modules: &BTreeSet<String>) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for source in sources {
+        let from = module_of(&source.path);
+        let text = without_comments(&source.text);
+        let mut searched = 0;
+        while let Some(found) = text[searched..].find("crate::") {
+            let at = searched + found + "crate::".len();
+            searched = at;
+            let rest = &text[at..];
+            let names = if let Some(group) = rest.strip_prefix('{') {
+                // `use crate::{a, b::c, d::{e, f}}`, which may span lines.
+                let mut depth = 1;
+                let end = group
+                    .char_indices()
+                    .find(|&(_, ch)| {
+                        match ch {
+                            '{' => depth += 1,
+                            '}' => depth -= 1,
+                            _ => {}
+                        }
+                        depth == 0
+                    })
+                    .map_or(group.len(), |(i, _)| i);
+                top_level_names(&group[..end])
+            } else {
+                vec![rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()]
+            };
+            let line = text[..at].matches('\n').count() + 1;
+            for name in names {
+                if name != from && modules.contains(&name) {
+                    edges
+                        .entry(from.clone())
+                        .or_default()
+                        .entry(name)
+                        .or_insert_with(|| format!("src/{}:{line}", source.path));
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The first segment of each path in a `use` group body: `a, b::c, d::{e, f}` gives a, b, d.
+fn top_level_names(group: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut depth = 0;
+    let mut at_start = true;
+    let mut current = String::new();
+    for ch in group.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if !current.is_empty() {
+                    names.push(std::mem::take(&mut current));
+                }
+                at_start = true;
+                continue;
+            }
+            _ => {}
+        }
+        if depth == 0 && at_start {
+            if ch.is_alphanumeric() || ch == '_' {
+                current.push(ch);
+            } else if !current.is_empty() {
+                names.push(std::mem::take(&mut current));
+                at_start = false;
+            }
+        }
+    }
+    if !current.is_empty() {
+        names.push(current);
+    }
+    names
+}
+
+fn all_modules(sources: &[Source]) -> BTreeSet<String> {
+    sources.iter().map(|s| module_of(&s.path)).collect()
+}
+
+#[test]
+fn the_shared_layers_import_no_feature() {
+    let sources = sources();
+    let modules = all_modules(&sources);
+    let edges = imports(&sources, &modules);
+    let mut wrong = Vec::new();
+    for shared in SHARED {
+        for (to, at) in edges.get(*shared).into_iter().flatten() {
+            if !SHARED.contains(&to.as_str()) {
+                wrong.push(format!("{shared} -> {to} ({at})"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "a shared layer imports a feature or the assembly:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_feature_reaches_the_assembly() {
+    let sources = sources();
+    let modules = all_modules(&sources);
+    let edges = imports(&sources, &modules);
+    let mut wrong = Vec::new();
+    for (from, tos) in &edges {
+        if ASSEMBLY.contains(&from.as_str()) {
+            continue;
+        }
+        for (to, at) in tos {
+            if ASSEMBLY.contains(&to.as_str()) {
+                wrong.push(format!("{from} -> {to} ({at})"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "features are handed the services they use; they never import the assembly:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_features_and_layers_import_each_other_without_a_circle() {
+    let sources = sources();
+    let modules: BTreeSet<String> =
+        all_modules(&sources).into_iter().filter(|m| !ASSEMBLY.contains(&m.as_str())).collect();
+    let edges = imports(&sources, &modules);
+    let circles = strongly_connected(&modules, &edges);
+    let mut report = Vec::new();
+    for circle in &circles {
+        report.push(format!("circle: {}", circle.iter().cloned().collect::<Vec<_>>().join(", ")));
+        for from in circle {
+            for (to, at) in edges.get(from).into_iter().flatten() {
+                if circle.contains(to) {
+                    report.push(format!("  {from} -> {to} ({at})"));
+                }
+            }
+        }
+    }
+    assert!(circles.is_empty(), "modules that import each other in a circle:\n{}", report.join("\n"));
+}
+
+/// Tarjan's algorithm; only the components of more than one module are returned.
+fn strongly_connected(
+    modules: &BTreeSet<String>,
+    edges: &BTreeMap<String, BTreeMap<String, String>>,
+) -> Vec<BTreeSet<String>> {
+    struct Walk<'a> {
+        edges: &'a BTreeMap<String, BTreeMap<String, String>>,
+        index: BTreeMap<String, usize>,
+        low: BTreeMap<String, usize>,
+        stack: Vec<String>,
+        on_stack: BTreeSet<String>,
+        next: usize,
+        found: Vec<BTreeSet<String>>,
+    }
+    impl Walk<'_> {
+        fn visit(&mut self, v: &str) {
+            self.index.insert(v.to_string(), self.next);
+            self.low.insert(v.to_string(), self.next);
+            self.next += 1;
+            self.stack.push(v.to_string());
+            self.on_stack.insert(v.to_string());
+            let targets: Vec<String> = self.edges.get(v).map(|t| t.keys().cloned().collect()).unwrap_or_default();
+            for w in targets {
+                if !self.index.contains_key(&w) {
+                    self.visit(&w);
+                    let low = self.low[v].min(self.low[&w]);
+                    self.low.insert(v.to_string(), low);
+                } else if self.on_stack.contains(&w) {
+                    let low = self.low[v].min(self.index[&w]);
+                    self.low.insert(v.to_string(), low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = BTreeSet::new();
+                loop {
+                    let w = self.stack.pop().unwrap();
+                    self.on_stack.remove(&w);
+                    component.insert(w.clone());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.found.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        found: Vec::new(),
+    };
+    for m in modules {
+        if !walk.index.contains_key(m) {
+            walk.visit(m);
+        }
+    }
+    walk.found
+}
+
+/// A string literal that starts like an SQL statement.
+fn sql_statements(text: &str) -> Vec<usize> {
+    const STARTS: &[&str] =
+        &["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "REPLACE ", "WITH ", "CREATE ", "DROP ", "ALTER ", "PRAGMA "];
+    let mut found = Vec::new();
+    for (line_no, line) in without_comments(text).lines().enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find('"') {
+            rest = &rest[at + 1..];
+            let body = rest.trim_start();
+            if STARTS.iter().any(|s| body.starts_with(s)) {
+                found.push(line_no + 1);
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn sql_lives_in_a_store_or_in_db() {
+    let mut wrong = Vec::new();
+    for source in sources() {
+        let in_store = source.path.ends_with("/store.rs") || source.path.starts_with("db/");
+        if in_store {
+            continue;
+        }
+        for line in sql_statements(&source.text) {
+            wrong.push(format!("src/{}:{line}", source.path));
+        }
+    }
+    assert!(wrong.is_empty(), "SQL outside a feature's store.rs or db/:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_checks_see_what_they_check() {
+    // The parsers must find what they are meant to find, or the checks above would pass on nothing.
+    assert_eq!(top_level_names("a, b::c, d::{e, f}, g"), ["a", "b", "d", "g"]);
+    assert_eq!(sql_statements("let x = 1;\nconn.execute(\"DELETE FROM t\", [])"), [2]);
+    let sources = sources();
+    let modules = all_modules(&sources);
+    assert!(modules.contains("accounts") && modules.contains("http") && modules.contains("app"));
+    let edges = imports(&sources, &modules);
+    assert!(edges.get("app").is_some_and(|t| t.contains_key("accounts")), "app assembles accounts");
+}
