@@ -1,4 +1,4 @@
-//! Contract section 3, accounts: registration, sign-in, sessions, logs, limits, favorites.
+//! Accounts: registration, sign-in, sessions, logs, limits, favorites.
 
 mod common;
 

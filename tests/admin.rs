@@ -1,4 +1,4 @@
-//! Contract sections 3 and 5, admin side: access rules, keys, the phrase and direct-key flows,
+//! The admin side: access rules, keys, the phrase and direct-key flows,
 //! CSRF, user management with last-admin protection, logs, settings, backups.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Contract section 1: the command line, start-up and shutdown, backups, schema refusal.
+//! The command line: start-up and shutdown, backups, schema refusal.
 
 mod common;
 

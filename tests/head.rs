@@ -1,4 +1,4 @@
-//! Issue 6: the head the server writes into each route's shell (title, description, canonical,
+//! The head the server writes into each route's shell (title, description, canonical,
 //! link cards, preloads, the embedded site settings), the sitemap and robots.txt, and hostile
 //! Host headers and paths, against the real binary.
 

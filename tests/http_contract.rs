@@ -1,4 +1,4 @@
-//! Contract section 2: routes, the shell, bundled assets, caching, headers, errors, limits.
+//! HTTP: routes, the shell, bundled assets, caching, headers, errors, limits.
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! Roblox lookups against the fake Roblox (tests/common/fake_roblox.rs), never the internet:
-//! the newgen check, the bot API, every fault of issue 9's list, coalescing, the persisted
-//! cache, budgets and the badge monitor. No fault may give a 500.
+//! the newgen check, the bot API, every upstream fault (storms, hangs, broken answers, refused
+//! award dates, spent budgets), coalescing, the persisted cache, budgets and the badge monitor.
+//! No fault may give a 500.
 
 mod common;
 
@@ -121,7 +122,7 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
     assert_error_shape(status, &body, 404);
     assert_eq!(body["error"], "Player not found");
 
-    // The bot API, same data, the spec's shapes.
+    // The bot API, same data, the bot answers' shapes.
     let (status, _, a) = get(&server, "/api/discord-bot/analyze/vetalpha").await;
     assert_eq!(status, 200, "{a}");
     assert_eq!(a["username"], "VetAlpha", "case-insensitive lookups share the cache");

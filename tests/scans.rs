@@ -1,5 +1,5 @@
 //! Group scans, leaderboards, search and abuse reports against the fake Roblox
-//! (tests/common/fake_roblox.rs): every bad input and fault of issue 10. Never a 500, never a
+//! (tests/common/fake_roblox.rs): every bad input and upstream fault. Never a 500, never a
 //! lost or double-counted member.
 
 mod common;

@@ -60,7 +60,7 @@ pub struct Submitted {
     message: String,
 }
 
-/// What the form sends, as multipart parts (spec 7: advertise form parts). The patterns state
+/// What the advertise form sends, as multipart parts. The patterns state
 /// exactly what the server accepts (it also trims surrounding spaces, which the patterns leave out).
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]

@@ -87,7 +87,7 @@ impl From<&Summary> for SummaryInfo {
     }
 }
 
-/// The Updates response of one product (spec: gameUpdates, communityHighlights).
+/// The Updates response of one product: its game updates and community highlights.
 #[derive(Clone, Debug, Serialize, ToSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ProductUpdates {

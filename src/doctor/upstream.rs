@@ -2,7 +2,7 @@
 //! function per service, each returning its report lines; `check_all` runs them at the same time
 //! under one deadline, so a service that never answers costs [`DEADLINE`] and no more.
 //!
-//! The Roblox and Discord checks read the environment the way CONTRACT section 1 names it
+//! The Roblox and Discord checks read the same environment variables as the server
 //! (`FANHUB_ROBLOX_API`, `FANHUB_ROBLOX_COOKIE`, `FANHUB_DISCORD_TOKEN`, `FANHUB_DISCORD_API`) and
 //! make their own two requests; when the `src/roblox` and `src/discord` clients land, their
 //! config types replace `RobloxSettings` / `DiscordSettings` here.

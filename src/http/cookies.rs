@@ -1,4 +1,5 @@
-//! Reading request cookies and writing `Set-Cookie` with the contract's flags.
+//! Reading request cookies and writing `Set-Cookie` with the server's flags (`SameSite=Strict`,
+//! `Path=/`, `HttpOnly` for the session, `Secure` over https).
 //!
 //! Over https the server's cookies are named `__Host-<name>`: the browser keeps such a cookie
 //! only when it is `Secure`, has `Path=/` and no `Domain`, so neither a sibling subdomain nor a

@@ -1,4 +1,4 @@
-//! The app's routes (spec section 2). The server answers them with the app shell and 200; any
+//! The app's routes. The server answers them with the app shell and 200; any
 //! other page path gets the same shell with 404 and the app shows its not-found screen.
 //!
 //! Adding a route = one line here (in the same change that adds its page to the UI router) and

@@ -1,5 +1,5 @@
 //! The Roblox endpoints: the keyed newgen check, the bot API (analyze, quick check, test) and
-//! the badge monitor. Answers use the spec's names (section 3) plus a few extra fields.
+//! the badge monitor. Answers use the field names the site's pages and bots read, plus a few extra fields.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -110,7 +110,7 @@ pub struct KeyUsage {
     pub requests: i64,
 }
 
-/// The newgen check (spec section 3).
+/// The newgen check's answer.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(rename_all = "camelCase")]
@@ -373,7 +373,7 @@ pub struct BotBadges {
     pub unavailable_reason: Option<String>,
 }
 
-/// The bot's full analysis (spec section 3).
+/// The bot's full analysis.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(rename_all = "camelCase")]
@@ -452,7 +452,7 @@ pub struct EarliestBadge {
     pub awarded_date: String,
 }
 
-/// The bot's quick check (spec section 3).
+/// The bot's quick check.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(rename_all = "camelCase")]

@@ -1,4 +1,4 @@
-//! Group scans (issue 10): background jobs that classify every member of a Roblox group through
+//! Group scans: background jobs that classify every member of a Roblox group through
 //! the newgen check's own code, the leaderboards and search over the players the site has seen,
 //! and abuse reports. `routes` serves the keyed `/api/v1` calls, `admin` the admin panel's,
 //! `worker` runs the scans, `store` holds the SQL.

@@ -1,4 +1,4 @@
-// Accessibility (issue 6): axe-core finds no WCAG 2.1 A/AA violation on any route, on desktop and phone, nor with
+// Accessibility: axe-core finds no WCAG 2.1 A/AA violation on any route, on desktop and phone, nor with
 // the dialogs, the phone drawer, the shortcuts panel and the privacy panel open; every focusable element shows
 // a visible focus indicator (the whole tab order of each page, the focused look compared with the unfocused one); dialogs keep focus inside and give it back on close; headings go in order.
 //

@@ -1,7 +1,7 @@
-// Accounts: the /login screen (spec 2 "Login screen", 4 "Login screen", 5, 8 "Accounts") and the favorites /
-// ratings of a signed-in user on /commands (spec 7, 8 "Other toasts"; PLAN "Issue 3 API"), on desktop and phone.
+// Accounts: the /login screen (sign-in, registration, their checks and toasts) and the favorites / ratings of a
+// signed-in user on /commands (with their toasts), on desktop and phone.
 //
-// Rate limits: login and register allow 10 a minute per IP (CONTRACT 3); this file makes 5 registers and 4 logins.
+// Rate limits: login and register allow 10 a minute per IP; this file makes 5 registers and 4 logins.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, VIEWPORT_NAMES, visible, hasCount, hasAttr, atPath, eventually, holdRoute } from './harness.mjs';

@@ -1,6 +1,5 @@
-// The key screens: /admin-access (secret phrase -> challenge -> lifetime key, spec 2 "Admin key creation screen",
-// CONTRACT 3 "Secret-phrase flow") and /generate-key (spec 2 "Direct key screen", CONTRACT 3 "Direct key"), on
-// desktop and phone.
+// The key screens: /admin-access (secret phrase -> challenge -> lifetime key) and /generate-key (a direct key),
+// on desktop and phone.
 //
 // Rate limits (10 a minute per IP and endpoint): the enabled suite makes 4 generate-challenge and 4 verify-key calls.
 import { describe, it } from 'node:test';
@@ -34,7 +33,7 @@ async function assertPanel(page) {
   await visible(page.getByText('System Online', { exact: true }));
 }
 
-/** The phrase is in no page or bundle (CONTRACT 3): the shell and every script it loads. */
+/** The phrase is in no page or bundle: the shell and every script it loads. */
 async function assertPhraseNotShipped(env) {
   const shell = await (await env.fetch('/admin-access')).text();
   assert.ok(!shell.includes(PHRASE), 'the shell does not carry the phrase');

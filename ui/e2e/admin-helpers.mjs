@@ -49,7 +49,7 @@ export async function adminSessionCookies(env, key) {
 // ------------------------------------------------------------------------------------------------
 // Page helpers
 
-/** The open toast whose text contains `title` (at most one toast is shown, spec 9). */
+/** The open toast whose text contains `title` (at most one toast is shown at a time). */
 export function toastLocator(page, title) {
   return page.getByRole('region', { name: 'Notifications' }).locator('[role="status"], [role="alert"]').filter({ hasText: title });
 }

@@ -1,6 +1,5 @@
-// The admin panel /admin (spec 2 "Admin panel", 4, 5 "Admin key", 8 "Admin", 9; CONTRACT 3 and 5; PLAN "Issue 3 API"):
-// the key gate, every tab, and the admin actions, on desktop and phone, against a server whose data dir is known so
-// that `fanhub admin-key` can create keys in it.
+// The admin panel /admin: the key gate, every tab, and the admin actions, on desktop and phone, against a server
+// whose data dir is known so that `fanhub admin-key` can create keys in it.
 //
 // Rate limits (10 a minute per IP and endpoint): the gate suite makes 8 verify-key calls; the panel suite
 // 3 registers, 2 logins and 2 verify-key calls. The panel tests share one admin session cookie.
@@ -121,7 +120,7 @@ describe('admin: the key gate', () => {
       await assertPanel(page);
       await assertNoHorizontalOverflow(page, `/admin panel (${vp})`);
 
-      // the admin session cookie (CONTRACT 3) lets /admin skip the gate
+      // the admin session cookie lets /admin skip the gate
       await page.unroute('**/api/admin/stats');
       await page.reload();
       await assertPanel(page);
@@ -206,7 +205,7 @@ describe('admin: the panel', () => {
       assert.deepEqual(ids, TAB_IDS, 'the eight tabs of spec 2 and Reports (issue 10), in order');
       await hasAttr(page.locator('[role="tab"][data-tab="dashboard"]'), 'aria-selected', 'true');
 
-      // Dashboard (CONTRACT 5: measured figures)
+      // Dashboard (the server's measured figures)
       const fresh = await adminApi(env, key, '/api/admin/stats');
       assert.equal(stats.totalUsers, fresh.totalUsers, 'no user was added meanwhile');
       assert.equal(fresh.totalUsers, (await adminApi(env, key, '/api/admin/users')).users.length, 'Total Users counts the accounts');

@@ -1,6 +1,6 @@
-// Advertising end to end (issue 8; spec 2 "Advertise page", "Admin Advertisements", 4 "Bottom banner",
-// "Fullscreen ad", "Ad form", "Advertisement status", "Countdown", 5, 7, 8, 9), desktop and phone, against one
-// real server whose data dir is known (for `fanhub admin-key`).
+// Advertising end to end (the advertise page and its form, the bottom banner, the fullscreen ad, the admin
+// Advertisements tab, the ad's status and countdown), desktop and phone, against one real server whose data dir
+// is known (for `fanhub admin-key`).
 //
 // The server allows 5 submissions an hour per IP and checks the fields before counting: this file makes 2
 // accepted submissions (a 400 for a bad URL is not counted). The tests run in order and share the ads.
@@ -188,7 +188,7 @@ describe('advertising', () => {
       assert.equal(await f.url.getAttribute('type'), 'url');
       assert.equal(await f.image.getAttribute('accept'), 'image/png,image/jpeg,image/webp,image/gif');
 
-      // Nothing filled in: the spec's message, nothing sent.
+      // Nothing filled in: the missing-fields message, nothing sent.
       let posts = 0;
       page.on('request', (r) => {
         if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/advertise') posts++;
@@ -258,7 +258,7 @@ describe('advertising', () => {
         await dismissToasts(page);
         await f.url.fill(ad.websiteUrl);
       } else {
-        // No answer at all: the spec's sentence.
+        // No answer at all: the fallback sentence.
         await page.route('**/api/advertise', (route) => route.abort());
         await f.submit.click();
         await expectToast(page, 'Submission Failed', { description: FALLBACK, destructive: true });

@@ -1,7 +1,6 @@
-// /api-docs (issue 7 part 4; spec 2 "API documentation", 4 "Generated API key", 5, 8, 9) on desktop and phone:
-// key generation (validation, toast, shown once, cleared by the next), the key list with the server's usage
-// figures, revoking, the database check with the server's figures, and EVERY curl example of every tab read
-// from the page and run exactly as printed by /bin/sh against the server under test.
+// /api-docs on desktop and phone: key generation (validation, toast, shown once, cleared by the next), the key
+// list with the server's usage figures, revoking, the database check with the server's figures, and EVERY curl
+// example of every tab read from the page and run exactly as printed by /bin/sh against the server under test.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -14,7 +13,7 @@ import { assertNoHorizontalOverflow, dismissToasts, expectToast } from './admin-
 const CURL = '/usr/bin/curl';
 const KEY_RE = /^fhk_[0-9a-f]{40}$/;
 const TABS = ['Getting Started', 'Core APIs', 'Group Scanning', 'Commands & Guides', 'Analytics', 'Testing'];
-// The /api/v1 paths of the contract that the page must give a working example for.
+// The /api/v1 paths the page must give a working example for.
 const DOCUMENTED = [
   '/health',
   '/database',

@@ -1,4 +1,4 @@
-// Commands database (spec section 2 "Commands database"), on desktop and phone.
+// Commands database page, on desktop and phone.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -15,10 +15,10 @@ import {
   EXPECTED_FAILED_LOAD,
 } from './harness.mjs';
 
-// ui/src/lib/commands.ts COMMANDS_PAGE_SIZE (the spec leaves page sizes open)
+// ui/src/lib/commands.ts COMMANDS_PAGE_SIZE (the UI's own choice: change both together)
 const PAGE_SIZE = 12;
 
-/** The commands the page should show for a filter, in the API's order (mirrors the spec's rules). */
+/** The commands the page should show for a filter, in the API's order (mirrors the page's filter rules). */
 function filterCommands(commands, { search = '', category = null, permission = null, minRating = 0 } = {}) {
   const needle = search.trim().toLowerCase();
   return commands.filter(

@@ -1,4 +1,4 @@
-// Community page (spec section 2 "Community and content"; CONTRACT 5/6: stats are measured), desktop and phone.
+// Community page (its stats are measured, never made up), desktop and phone.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, VIEWPORT_NAMES, visible, hasCount, eventually } from './harness.mjs';

@@ -1,6 +1,6 @@
 // The Updates page (/discord-news) against a fake Discord (examples/fake_discord.rs): summaries with their
 // source and time, the manual refresh's 1-second 'Refreshing...', and the member count on the footer and the
-// advertise page; without Discord, the spec's two empty messages. Desktop and phone.
+// advertise page; without Discord, the two empty messages. Desktop and phone.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Guides page (spec section 2 "Guides"), on desktop and phone.
+// Guides page, on desktop and phone.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -41,7 +41,7 @@ describe('guides page', () => {
       await hasCount(steps, 4);
       const stepText = (await steps.allInnerTexts()).join(' | ').toLowerCase();
       for (const s of site.gettingStarted) assert.ok(stepText.includes(s.title.toLowerCase()), `step ${s.title}`);
-      // spec: join a server, get building tools, start building, participate in elections
+      // the four steps: join a server, get building tools, start building, participate in elections
       for (const word of ['join', 'tools', 'build', 'election']) {
         assert.ok(stepText.includes(word), `a getting-started step about "${word}"`);
       }

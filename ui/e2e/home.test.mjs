@@ -1,4 +1,4 @@
-// Home page (spec section 1 "Home page"), on desktop and phone.
+// Home page, on desktop and phone.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, VIEWPORT_NAMES, visible, hasCount, atPath, hasText } from './harness.mjs';
@@ -16,7 +16,7 @@ describe('home page', () => {
       assert.equal(await play.getAttribute('target'), '_blank');
       assert.match((await play.getAttribute('rel')) ?? '', /noopener/);
 
-      // hero claims: 100+ commands, building tools, large-server size (spec section 9)
+      // hero claims: 100+ commands, building tools, large-server size
       await hasText(page, /\b100\+ commands/i);
       await hasText(page, new RegExp(`${site.hero.buildingTools} building tools`, 'i'));
       await hasText(page, new RegExp(`${site.hero.largeServerPlayers}-player`, 'i'));
@@ -75,7 +75,7 @@ describe('home page', () => {
       for (const f of site.features) {
         await visible(features.filter({ hasText: f.title }));
       }
-      // the spec's six: building tools, election system, admin commands, server options,
+      // the six features: building tools, election system, admin commands, server options,
       // community features, world control
       const titles = site.features.map((f) => f.title.toLowerCase()).join(' | ');
       for (const word of ['building', 'election', 'command', 'server', 'community', 'world']) {

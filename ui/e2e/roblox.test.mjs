@@ -1,8 +1,9 @@
-// Issue 9 UI on desktop and phone, against the real server and the fake Roblox (examples/fake_roblox.rs, built with
-// `cargo build --release --example fake_roblox`): /newgen-detector (veteran, newgen, unknown user, bad username,
-// Roblox down, award dates refused), /discord-bot-api (analyze vs quick check, Enter, first 5 ELC badges + the
-// rest), /badge-monitor (the server's figures, search, Refresh, Auto Refresh, stale marking, image fallback) and
-// the API docs' newgen test and Group Scanning (a scan started from the form, its bar followed to 100%). Every figure on the page is compared with what the server answers for the same call.
+// The Roblox lookup pages on desktop and phone, against the real server and the fake Roblox
+// (examples/fake_roblox.rs, built with `cargo build --release --example fake_roblox`): /newgen-detector (veteran,
+// newgen, unknown user, bad username, Roblox down, award dates refused), /discord-bot-api (analyze vs quick check,
+// Enter, first 5 ELC badges + the rest), /badge-monitor (the server's figures, search, Refresh, Auto Refresh, stale
+// marking, image fallback) and the API docs' newgen test and Group Scanning (a scan started from the form, its bar
+// followed to 100%). Every figure on the page is compared with what the server answers for the same call.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, VIEWPORT_NAMES, exampleBin, visible, hidden, eventually, hasText, pageText } from './harness.mjs';

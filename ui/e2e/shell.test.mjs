@@ -1,4 +1,4 @@
-// The shell (spec sections 1 "Shell" and 2): routes, navigation, drawer, privacy panel, footer, shortcuts,
+// The shell: routes, navigation, drawer, privacy panel, footer, shortcuts,
 // bottom banner and the 404 screen, on desktop and phone.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ import {
   gotoApp,
   EXPECTED_FAILED_LOAD, NAV } from './harness.mjs';
 
-// spec section 2, route table: the routes whose pages exist answer 200 with the shell. The
+// The app's route table: the routes whose pages exist answer 200 with the shell. The
 // routes of features not built yet answer the shell with 404, like any unknown path, so the
 // server and the app's 404 screen agree; each moves to APP_ROUTES with its page.
 const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs', '/advertise', '/badge-monitor', '/newgen-detector', '/discord-bot-api', '/discord-news'];

@@ -50,7 +50,7 @@ export function bannerLinks(links: readonly string[] | null | undefined, max = B
 export const FULLSCREEN_SESSION_KEY = 'fanhub_fullscreen_ad';
 export const FULLSCREEN_CHANCE = 0.5;
 export const FULLSCREEN_AUTO_CLOSE_MS = 8_000;
-/** Spec 9: the fullscreen ad shows the first 3 key features. */
+/** The fullscreen ad shows the first 3 key features. */
 export const FULLSCREEN_KEY_FEATURES = 3;
 
 /**

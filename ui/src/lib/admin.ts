@@ -151,7 +151,7 @@ export const LOGIN_LOGS_PAGE_SIZE = 25;
 
 // ---------- pure helpers ----------
 
-/** Spec: '10-fullscreen' reads '10 days Premium Full-Screen'; other durations are shown as they are. */
+/** '10-fullscreen' reads '10 days Premium Full-Screen'; other durations are shown as they are. */
 export function durationLabel(duration: string): string {
   return duration === '10-fullscreen' ? '10 days Premium Full-Screen' : duration;
 }
@@ -217,7 +217,7 @@ export function newestFirst<T extends { timestamp: string }>(rows: readonly T[])
     .map(([r]) => r);
 }
 
-/** The current time, re-read every `intervalMs` (spec: the admin countdown ticks every second). */
+/** The current time, re-read every `intervalMs` (the admin countdown ticks every second). */
 export function useNow(intervalMs = 1000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

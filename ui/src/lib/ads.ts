@@ -1,4 +1,4 @@
-// The advertise page: the form's values and its multipart parts (spec 7), the links list rules (spec 5),
+// The advertise page: the form's values and its multipart parts, the links list rules,
 // the audience figures (a figure the server did not measure stays absent) and the submit call.
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from './api';
@@ -7,7 +7,7 @@ import type { PublicStats } from './types';
 export type AdDuration = '1-day' | '1-month' | '10-fullscreen';
 export type MessageType = 'ai-generated' | 'user-input';
 
-/** Spec 5: the target audience values. */
+/** The target audience values the form offers. */
 export const TARGET_AUDIENCES: { value: string; label: string }[] = [
   { value: 'young-gamers', label: 'Young gamers' },
   { value: 'roblox-players', label: 'Roblox players' },
@@ -16,7 +16,7 @@ export const TARGET_AUDIENCES: { value: string; label: string }[] = [
   { value: 'server-admins', label: 'Server admins' },
 ];
 
-/** Spec 7 (labels) and 9 (pricing). */
+/** The ad durations: the value sent, its label, its price and what it buys. */
 export const DURATIONS: { value: AdDuration; label: string; price: string; detail: string }[] = [
   { value: '1-day', label: '1 day', price: 'Free', detail: 'The bottom banner for 24 hours' },
   { value: '1-month', label: '1 month', price: '$1.00', detail: 'The bottom banner for 30 days' },
@@ -90,12 +90,12 @@ export function submittedLinks(links: readonly string[]): string[] {
   return links.map((l) => l.trim()).filter(Boolean);
 }
 
-/** Spec 5: website URL, description and image are required. */
+/** Website URL, description and image are required. */
 export function isMissingRequired(values: AdFormValues, image: File | null): boolean {
   return !values.websiteUrl.trim() || !values.adDescription.trim() || !image;
 }
 
-/** The multipart parts of spec 7. Premium parts only with 10-fullscreen; the custom message only with user-input. */
+/** The form's multipart parts. Premium parts only with 10-fullscreen; the custom message only with user-input. */
 export function adFormData(values: AdFormValues, image: File): FormData {
   const form = new FormData();
   form.append('websiteUrl', values.websiteUrl.trim());

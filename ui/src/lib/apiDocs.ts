@@ -2,7 +2,7 @@
 // and the curl command of each example, built from the page's origin and the visitor's current key.
 // Pure (no DOM, no React) so every printed command is unit-tested.
 
-/** Spec section 9 and CONTRACT 4: per key (the public default key: per client IP). */
+/** The API's rate limits, per key (the public default key: per client IP). */
 export const API_LIMITS = { perMinute: 100, perHour: 1_000, perDay: 10_000 } as const;
 
 export const API_KEY_HEADER = 'X-API-Key';

@@ -1,4 +1,4 @@
-// The visitor's API keys (CONTRACT 4): generate, list, revoke, and the database status check a key opens.
+// The visitor's API keys: generate, list, revoke, and the database status check a key opens.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './api';
 
@@ -29,7 +29,7 @@ export interface DatabaseInfo {
   journalMode: string;
 }
 
-/** Spec section 9: the key list shows 12 characters of each key. */
+/** The key list shows the first 12 characters of each key. */
 export const KEY_PREFIX_LENGTH = 12;
 export const KEY_NAME_MAX = 64;
 
@@ -40,12 +40,12 @@ export function keyPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX_LENGTH);
 }
 
-/** Spec section 5: the name must not be empty after trimming. Returns the message to show, or null. */
+/** The name must not be empty after trimming. Returns the message to show, or null. */
 export function keyNameError(name: string): string | null {
   return name.trim() ? null : 'Please enter a key name';
 }
 
-/** Spec section 5: the database check needs a key. Returns the message to show, or null. */
+/** The database check needs a key. Returns the message to show, or null. */
 export function apiKeyError(key: string): string | null {
   return key.trim() ? null : 'Please enter an API key';
 }

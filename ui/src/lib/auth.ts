@@ -71,13 +71,13 @@ export function serverFieldErrors(err: unknown): FieldErrors {
   return out;
 }
 
-/** 'Login failed' description: the server's error, else the spec's fallback. */
+/** 'Login failed' description: the server's error, else 'Invalid email or password'. */
 export function loginFailureText(err: unknown): string {
   if (err instanceof ApiError && (err.serverError || err.serverMessage)) return (err.serverError ?? err.serverMessage)!;
   return 'Invalid email or password';
 }
 
-/** 'Registration failed' description: the server's message, else the spec's fallback. */
+/** 'Registration failed' description: the server's message, else 'Failed to create account'. */
 export function registerFailureText(err: unknown): string {
   if (err instanceof ApiError && (err.serverError || err.serverMessage)) return (err.serverError ?? err.serverMessage)!;
   return 'Failed to create account';

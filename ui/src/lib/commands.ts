@@ -4,7 +4,7 @@ import type { Command, Permission } from './types';
 export const PERMISSIONS: readonly Permission[] = ['OA', 'OR', 'UP', 'NE'];
 export const MIN_RATINGS: readonly number[] = [1, 2, 3, 4];
 export const COMMANDS_PAGE_SIZE = 12;
-/** Spec section 9: at most 3 examples are shown per command. */
+/** At most 3 examples are shown per command. */
 export const MAX_EXAMPLES = 3;
 
 export interface CommandFilter {

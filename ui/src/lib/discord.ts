@@ -21,7 +21,7 @@ export interface ProductUpdates {
 
 export const EMPTY_GAME_UPDATES = 'No recent game updates available';
 export const EMPTY_COMMUNITY_HIGHLIGHTS = 'No recent community highlights available';
-/** Spec section 9: the manual refresh shows 'Refreshing...' for about a second. */
+/** The manual refresh shows 'Refreshing...' for about a second. */
 export const REFRESH_SPINNER_MS = 1_000;
 
 /** The products of the site file's `[updates.<product>]`, in its order. */

@@ -6,7 +6,7 @@ import { useCurrentUser } from './auth';
 import { toast } from './toast';
 import type { Command, Favorite } from './types';
 
-/** Spec 7: the favorites query key includes the user id. */
+/** The favorites query key includes the user id, so one user's cached favorites never show for another. */
 export function favoritesKey(userId: number | null | undefined) {
   return ['/api/favorites', userId ?? null] as const;
 }
@@ -35,7 +35,7 @@ interface RatingResponse {
 
 /**
  * Everything a command card needs: whether the visitor is signed in, whether a command is a favorite, and the
- * toggle / rate actions (with the spec's toasts). Signed-out visitors get `signedIn: false` and no-op actions.
+ * toggle / rate actions (with their toasts). Signed-out visitors get `signedIn: false` and no-op actions.
  */
 export function useCommandFavorites() {
   const qc = useQueryClient();

@@ -1,4 +1,4 @@
-/** 999 -> "999", 1500 -> "1.5K", 1000 -> "1K", 1_000_000 -> "1.0M" (spec: "1K" and "1.0M"). */
+/** 999 -> "999", 1500 -> "1.5K", 1000 -> "1K" (whole thousands without a decimal), 1_000_000 -> "1.0M" (always one). */
 export function abbreviateCount(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
   if (n >= 1_000) {

@@ -1,4 +1,4 @@
-// Privacy preferences (CONTRACT 5): persisted in the functional cookie `fanhub_privacy` (read by the server to
+// Privacy preferences: persisted in the functional cookie `fanhub_privacy` (read by the server to
 // decide IP logging) and mirrored in localStorage. Cookie value: encodeURIComponent(JSON.stringify(prefs)).
 
 export interface PrivacyPrefs {

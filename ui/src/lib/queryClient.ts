@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { getQueryFn } from './api';
 
-// Spec section 9: no refetch on focus, no interval refetch by default, never stale by default,
+// Defaults: no refetch on focus, no interval refetch by default, never stale by default,
 // no retries for queries or mutations. Pollers and admin queries set their own options.
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,4 +1,4 @@
-// Roblox lookups as the server answers them (spec section 3, CONTRACT 5): the badge monitor, the newgen check and
+// Roblox lookups as the server answers them: the badge monitor, the newgen check and
 // the bot's analyze / quick check, plus the small formatting and image-fallback helpers the three pages share.
 import { ApiError, apiRequest } from './api';
 
@@ -192,7 +192,7 @@ export interface BotError {
 
 export const BADGE_MONITOR_QUERY = ['/api/badge-monitor'] as const;
 
-/** Spec section 5: the username is trimmed and empty input is ignored. Returns null for "ignore". */
+/** The username is trimmed and empty input is ignored. Returns null for "ignore". */
 export function cleanUsername(input: string): string | null {
   const name = input.trim();
   return name ? name : null;
@@ -212,7 +212,7 @@ export function botPath(call: BotCall, username: string): string {
   return `/api/discord-bot/${call}/${encodeURIComponent(username)}`;
 }
 
-/** Spec section 8: a network failure reads 'Network error' / 'Failed to connect to API'. */
+/** A network failure reads 'Network error' / 'Failed to connect to API'. */
 export const NETWORK_ERROR: BotError = { error: 'Network error', message: 'Failed to connect to API' };
 
 /** The bot endpoints' answer as the page shows it: the result, or the error shape (never throws). */
@@ -281,7 +281,7 @@ export function filterBadges(badges: MonitoredBadge[], query: string): Monitored
   return badges.filter((b) => b.name.toLowerCase().includes(q) || b.description.toLowerCase().includes(q));
 }
 
-/** Spec section 9: the bot analysis shows the first 5 ELC badges, then a count of the rest. */
+/** The bot analysis shows the first 5 ELC badges, then a count of the rest. */
 export const BOT_ELC_SHOWN = 5;
 
 export function splitShown<T>(items: T[], shown = BOT_ELC_SHOWN): { shown: T[]; rest: number } {

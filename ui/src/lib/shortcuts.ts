@@ -1,4 +1,4 @@
-// Global keyboard shortcuts (spec 2): a pure matcher plus the hook the shell installs once.
+// Global keyboard shortcuts: a pure matcher plus the hook the shell installs once.
 import { useEffect, useRef } from 'react';
 
 export type ShortcutAction =

@@ -28,7 +28,7 @@ export default function BadgeMonitor() {
   const [search, setSearch] = useState('');
   const monitor = useQuery<BadgeMonitorResponse>({
     queryKey: BADGE_MONITOR_QUERY,
-    // Spec section 7/9: polled every 30 s while Auto Refresh is on (the server answers from memory, 304 when unchanged).
+    // Polled every 30 s while Auto Refresh is on (the server answers from memory, 304 when unchanged).
     refetchInterval: autoRefresh ? POLL.badgeMonitor : false,
     staleTime: POLL.badgeMonitor,
   });

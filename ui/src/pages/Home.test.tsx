@@ -23,7 +23,7 @@ describe('Home page', () => {
     expect(play.getAttribute('target')).toBe('_blank');
     expect(play.getAttribute('rel')).toContain('noopener');
     expect(screen.getByRole('link', { name: /Browse Commands/ }).getAttribute('href')).toBe('/commands');
-    // The guides are loaded too (spec section 7), once the first screen is painted.
+    // The guides are loaded too (to warm the Guides page's cache), once the first screen is painted.
     await waitFor(() => expect(fetch.mock.calls.map((c) => c[0])).toContain('/api/guides'));
   });
 

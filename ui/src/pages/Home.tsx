@@ -15,7 +15,7 @@ export default function Home() {
   const { data: stats } = useQuery<PublicStats>({ queryKey: ['/api/stats'] });
   // The first screen (hero, features) renders at once; the rest right after it is painted.
   const later = useAfterFirstPaint();
-  // Spec section 7: Home loads the guides (result unused here); it warms the Guides page cache.
+  // Home loads the guides too (the result is unused here) to warm the Guides page's cache.
   useQuery<Guide[]>({ queryKey: ['/api/guides'], enabled: later });
 
   return (

@@ -1,4 +1,4 @@
-// Test-only fixtures: answers shaped as the server sends them (spec section 3).
+// Test-only fixtures: answers shaped as the server sends them.
 import type { BadgeMonitorResponse, BotAnalysis, BotQuickCheck, MonitoredBadge, NewgenCheck } from '../lib/roblox';
 
 export function monitoredBadge(over: Partial<MonitoredBadge> = {}): MonitoredBadge {

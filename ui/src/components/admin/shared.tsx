@@ -10,7 +10,7 @@ import { Dialog } from '../ui/Dialog';
 import { Skeleton } from '../ui/Skeleton';
 import { cn } from '../ui/cn';
 
-/** Spec section 9: a loading admin table shows exactly 5 skeleton rows. */
+/** A loading admin table shows exactly 5 skeleton rows. */
 export const SKELETON_ROWS = 5;
 
 /** Five placeholder rows for a loading table (inside <tbody>). */

@@ -51,7 +51,7 @@ function Hint({ id, children }: { id: string; children: ComponentChildren }) {
 
 const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
 
-/** The advertisement form: every field of spec 2/4/5, submitted as the multipart parts of spec 7. */
+/** The advertisement form: every field with its checks, submitted as the multipart parts of `adFormData`. */
 export function AdForm() {
   const id = useId();
   const [values, setValues] = useState<AdFormValues>(EMPTY_AD_FORM);

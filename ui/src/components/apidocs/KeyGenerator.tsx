@@ -10,7 +10,7 @@ import { Input, Label } from '../ui/Input';
 
 /**
  * Name and generate a key. The new key is shown once in full (with a copy button) and cleared from view as soon as
- * the next generation starts (spec section 4).
+ * the next generation starts.
  */
 export function KeyGenerator({ generated, onGenerated }: { generated: ApiKey | null; onGenerated: (key: ApiKey | null) => void }) {
   const [name, setName] = useState('');

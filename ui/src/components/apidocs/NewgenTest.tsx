@@ -7,7 +7,7 @@ import { SectionCard } from '../admin/shared';
 import { Button } from '../ui/Button';
 import { Input, Label } from '../ui/Input';
 
-/** Spec section 5: both username and key are required. Returns the message to show, or null. */
+/** Both username and key are required. Returns the message to show, or null. */
 export function newgenTestError(username: string, key: string): string | null {
   return cleanUsername(username) && key.trim() ? null : 'Please enter both username and API key';
 }

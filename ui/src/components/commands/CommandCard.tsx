@@ -16,7 +16,7 @@ export interface CommandCardProps {
   onCopy: (text: string, key: string) => void;
   /** The key last copied (shows a check mark for 2 s). */
   copiedKey?: string | null;
-  // Slot for a later favorites/rating issue: nothing is rendered while these are absent.
+  // Favorites and rating (for a signed-in visitor): nothing is rendered while these are absent.
   isFavorite?: boolean;
   onToggleFavorite?: (command: Command) => void;
   onRate?: (command: Command, rating: number) => void;

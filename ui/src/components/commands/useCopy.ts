@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { copyText } from '../../lib/clipboard';
 import { toast } from '../../lib/toast';
 
-/** Spec section 9: the copied indicator shows for 2 s. */
+/** The copied indicator shows for 2 s. */
 export const COPIED_MS = 2000;
 
 /**

@@ -6,7 +6,7 @@ import { Skeleton } from '../ui/Skeleton';
 import type { IconComponent } from '../home/icons';
 import type { Difficulty, Guide, GuideCategory } from '../../lib/types';
 
-/** Spec section 9: the first 2 tags are shown. */
+/** A guide card shows its first 2 tags. */
 export const GUIDE_TAGS_SHOWN = 2;
 /** Content longer than this (or with more than one paragraph) starts collapsed. */
 export const COLLAPSE_CHARS = 240;

@@ -5,7 +5,7 @@ import { cn } from '../ui/cn';
 
 /**
  * An image that falls back through its alternative sources on load errors, then shows a placeholder icon
- * (spec section 2: the badge image, two alternative thumbnail sources, then a placeholder).
+ * (for a badge: its image, two alternative thumbnail sources, then the placeholder).
  */
 export function FallbackImage({
   src,
