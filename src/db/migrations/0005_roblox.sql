@@ -1,4 +1,4 @@
--- Roblox lookups: the persisted lookup cache, the players looked up (read by the
+-- Roblox lookups (issue 9): the persisted lookup cache, the players looked up (read by the
 -- leaderboards of group scans), and the badge monitor's latest figures and history.
 
 -- One cached Roblox answer: kind 'name' (lower-case username -> user), 'profile' (user id),

@@ -1,4 +1,4 @@
--- Group scans: one row per scan job, the members each scan counted (so a page done
+-- Group scans (issue 10): one row per scan job, the members each scan counted (so a page done
 -- twice after a crash counts nobody twice), the group membership the leaderboards read, and
 -- abuse reports.
 
