@@ -50,7 +50,7 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .layer(from_fn(csrf::same_origin_writes))
         .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
-        .layer(from_fn_with_state(state.clone(), middleware::request_context))
+        .layer(from_fn_with_state(state.request_context.clone(), middleware::request_context))
         .with_state(state)
 }
 
@@ -114,7 +114,7 @@ mod tests {
             crate::server::build_state(options, Secrets::default(), dir.path().to_path_buf(), logs.clone()).unwrap();
         let app = Router::new()
             .route("/boom", get(|| async { ApiError::internal("disk on fire at /secret/path") }))
-            .layer(from_fn_with_state(state.clone(), middleware::request_context))
+            .layer(from_fn_with_state(state.request_context.clone(), middleware::request_context))
             .with_state(state)
             .layer(MockConnectInfo(SocketAddr::from(([127, 0, 0, 1], 4000))));
         let res = app.oneshot(Request::get("/boom").body(Body::empty()).unwrap()).await.unwrap();

@@ -159,7 +159,7 @@ fn shutdown_signal() -> Result<impl std::future::Future<Output = ()> + Send + 's
 }
 
 fn open_existing_db(options: &Options) -> Result<Db, StartError> {
-    let path = server::database_path(&options.data_dir);
+    let path = crate::db::database_path(&options.data_dir);
     if !path.is_file() {
         return Err(StartError(format!("no database at {} (start fanhub once, or pass --data-dir)", path.display())));
     }
@@ -180,7 +180,7 @@ fn run_admin_key(options: &Options, name: &str) -> Result<(), StartError> {
         return Err(StartError("admin-key needs the data dir of the running site, not --temp".into()));
     }
     let data_dir = DataDir::prepare(options)?;
-    let db = match Db::open(&server::database_path(&data_dir.path)) {
+    let db = match Db::open(&crate::db::database_path(&data_dir.path)) {
         Ok(db) => db,
         Err(e) => {
             data_dir.abandon();

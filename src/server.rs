@@ -1,7 +1,7 @@
 //! Building the state from a data dir and serving it until a shutdown signal.
 
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -25,9 +25,6 @@ const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
 #[error("{0}")]
 pub struct StartError(pub String);
 
-pub fn database_path(data_dir: &Path) -> PathBuf {
-    data_dir.join("fanhub.db")
-}
 
 /// Loads content, opens the database and prepares everything the handlers read.
 pub fn build_state(
@@ -46,7 +43,7 @@ pub fn build_state(
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
     let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
     let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
-    let db = Db::open(&database_path(&data_dir)).map_err(|e| StartError(format!("{}: {e}", data_dir.display())))?;
+    let db = Db::open(&crate::db::database_path(&data_dir)).map_err(|e| StartError(format!("{}: {e}", data_dir.display())))?;
     let (scores, banner_now) = db
         .read_blocking(|conn| Ok((commands::load_scores(conn)?, banner::current(conn, &site.default_banner)?)))
         .map_err(|e| StartError(format!("cannot read the database: {e}")))?;
@@ -89,6 +86,12 @@ pub fn build_state(
     let discord =
         crate::discord::Discord::open(&site, secrets.discord.clone(), &db, jobs.clone()).map_err(StartError)?;
     discord.set_player_lookup(std::sync::Arc::new(crate::discord::roblox_lookups::RobloxLookups(roblox.clone())));
+    let request_context = std::sync::Arc::new(crate::http::middleware::RequestContext {
+        ids: RequestIds::new(),
+        trusted_proxies: options.trusted_proxies.clone(),
+        base_url: site.base_url.clone(),
+        content_security_policy: shells.content_security_policy().clone(),
+    });
     let state = AppState::new(Inner {
         options,
         secrets,
@@ -102,7 +105,7 @@ pub fn build_state(
         visits,
         started_at,
         build_id,
-        request_ids: RequestIds::new(),
+        request_context,
         logs,
         hasher: crate::accounts::password::Hasher::new(heavy_work.clone()),
         heavy_work,

@@ -12,7 +12,7 @@ use crate::db::Db;
 use crate::guides::Library;
 use crate::http::assets::Bundle;
 use crate::http::cached::CachedJson;
-use crate::http::middleware::RequestIds;
+use crate::http::middleware::RequestContext;
 use crate::keys::KeyRing;
 use crate::logging::LogBuffer;
 use crate::ratelimit::{AuthLimiter, LoginThrottle};
@@ -33,7 +33,7 @@ pub struct Inner {
     pub visits: Visits,
     pub started_at: jiff::Timestamp,
     pub build_id: String,
-    pub request_ids: RequestIds,
+    pub request_context: Arc<RequestContext>,
     pub logs: LogBuffer,
     pub hasher: Hasher,
     /// The gate for CPU-heavy jobs (hashing, images).

@@ -182,7 +182,7 @@ pub fn restore(file: &Path, data_dir: &Path) -> Result<Report, String> {
 
     let mut lines = Vec::new();
     let stamp = jiff::Timestamp::now().strftime("%Y%m%d-%H%M%S").to_string();
-    let live = crate::server::database_path(data_dir);
+    let live = crate::db::database_path(data_dir);
     if live.exists() {
         let aside = data_dir.join(format!("fanhub.db.before-restore-{stamp}"));
         rename(&live, &aside)?;

@@ -285,6 +285,11 @@ async fn run_blocking<T: Send + 'static>(
 
 pub use crate::time::{now_ms, rfc3339};
 
+/// The database file in a data dir.
+pub fn database_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("fanhub.db")
+}
+
 /// A migrated database in a temporary directory (SQLite's WAL needs a file), for store tests.
 #[cfg(test)]
 pub fn open_for_tests() -> (tempfile::TempDir, Connection) {

@@ -77,7 +77,7 @@ pub fn checks(options: &Options) -> Vec<Check> {
     checks.push(check_file_system(dir));
     checks.push(check_free_space(dir));
     checks.push(check_uploads(&dir.join("uploads")));
-    checks.extend(check_database(&crate::server::database_path(dir)));
+    checks.extend(check_database(&crate::db::database_path(dir)));
     checks
 }
 
@@ -148,7 +148,7 @@ fn check_file_system(_dir: &Path) -> Check {
 }
 
 fn check_free_space(dir: &Path) -> Check {
-    let database = std::fs::metadata(crate::server::database_path(dir)).map(|m| m.len()).unwrap_or(0);
+    let database = std::fs::metadata(crate::db::database_path(dir)).map(|m| m.len()).unwrap_or(0);
     match crate::disk::free_bytes(dir) {
         // A backup (VACUUM INTO) needs about the database's size again.
         Ok(free) if free >= MIN_FREE_BYTES.max(database) => Check::pass("free space", format!("{} free", mib(free))),

@@ -13,7 +13,6 @@ use tracing::Instrument;
 
 use crate::error::{ApiError, InternalErrorDetail};
 use crate::http::client_ip;
-use crate::state::AppState;
 
 pub const MAX_URI_BYTES: usize = 4096;
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
@@ -56,19 +55,29 @@ impl Default for RequestIds {
 #[derive(Clone, Debug)]
 pub struct RequestId(pub String);
 
+/// What `request_context` needs, fixed at the start.
+pub struct RequestContext {
+    pub ids: RequestIds,
+    /// Proxies whose X-Forwarded-For is believed.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// The site's base URL, if configured: under an https one, cookies get Secure.
+    pub base_url: Option<String>,
+    pub content_security_policy: HeaderValue,
+}
+
 pub async fn request_context(
-    State(state): State<AppState>,
+    State(context): State<std::sync::Arc<RequestContext>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     mut req: Request,
     next: Next,
 ) -> Response {
-    let id = state.request_ids.next();
+    let id = context.ids.next();
     let mut res = if let Some(refusal) = oversized(&req) {
         refusal.into_response()
     } else {
-        let mut client = client_ip::resolve(peer, req.headers(), &state.options.trusted_proxies);
+        let mut client = client_ip::resolve(peer, req.headers(), &context.trusted_proxies);
         // Also https: a request under the host of an https base URL (cookies get Secure and `__Host-`).
-        client.https |= crate::http::origin::under_https_base_url(state.site.base_url.as_deref(), req.headers());
+        client.https |= crate::http::origin::under_https_base_url(context.base_url.as_deref(), req.headers());
         req.extensions_mut().insert(client);
         req.extensions_mut().insert(RequestId(id.clone()));
         let span = tracing::debug_span!("request", id = %id, method = %req.method(), path = %req.uri().path());
@@ -87,7 +96,7 @@ pub async fn request_context(
     }
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
-    headers.insert(header::CONTENT_SECURITY_POLICY, state.shells.content_security_policy().clone());
+    headers.insert(header::CONTENT_SECURITY_POLICY, context.content_security_policy.clone());
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     // Only answers that chose a policy may be kept; everything else, errors included, is not.
     if !headers.contains_key(header::CACHE_CONTROL) {
