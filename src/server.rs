@@ -172,7 +172,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
         loop {
             tokio::select! {
                 _ = tick.tick() => {},
-                _ = stats_state.stats_refresh.notified() => {},
+                _ = stats_state.stats_refresh.requested() => {},
             }
             let s = stats_state.clone();
             let rotated = stats_state.db.write(move |tx| s.visits.rotate_salt(tx)).await;

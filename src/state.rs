@@ -57,7 +57,7 @@ pub struct Inner {
     pub banner_expiry: std::sync::atomic::AtomicI64,
     pub banner_changed: tokio::sync::Notify,
     /// Wakes the stats task to rebuild the public figures now.
-    pub stats_refresh: tokio::sync::Notify,
+    pub stats_refresh: crate::stats::StatsRefresh,
     /// Bodies served from memory.
     pub site_json: CachedJson,
     pub stats_json: CachedJson,

@@ -168,7 +168,7 @@ pub(crate) async fn register(
         })
         .await?;
     tracing::info!("account created: {}", user.username);
-    crate::stats::refresh_soon(&state);
+    state.stats_refresh.soon();
     Ok((StatusCode::CREATED, axum::Json(UserEnvelope { success: true, user })).into_response())
 }
 
@@ -303,7 +303,7 @@ pub(crate) async fn current_user(
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    match sessions::signed_in(&state, &headers).await? {
+    match sessions::signed_in(&state.db, &headers).await? {
         Some(user) => Ok(axum::Json(user).into_response()),
         None => {
             // The session is gone (signed out elsewhere, expired, suspended): drop the hint too.

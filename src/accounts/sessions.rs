@@ -4,10 +4,9 @@ use axum::http::HeaderMap;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{SESSION_COOKIE, USER_COLUMNS, User, user_from_row};
-use crate::db::now_ms;
+use crate::db::{Db, now_ms};
 use crate::error::ApiError;
 use crate::http::cookies;
-use crate::state::AppState;
 use crate::tokens::sha256;
 
 pub const USER_SESSION_SECS: i64 = 30 * 24 * 3600;
@@ -41,15 +40,15 @@ pub fn user_for_token(conn: &Connection, token: &str) -> Result<Option<User>, Ap
 }
 
 /// The active user whose session cookie came with the request, if any.
-pub async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<User>, ApiError> {
+pub async fn signed_in(db: &Db, headers: &HeaderMap) -> Result<Option<User>, ApiError> {
     let Some(token) = cookies::get(headers, SESSION_COOKIE) else { return Ok(None) };
     if token.len() != 64 {
         return Ok(None);
     }
-    state.db.read(move |c| user_for_token(c, &token)).await
+    db.read(move |c| user_for_token(c, &token)).await
 }
 
 /// Like `signed_in`, but 401 when nobody is.
-pub async fn require_user(state: &AppState, headers: &HeaderMap) -> Result<User, ApiError> {
-    signed_in(state, headers).await?.ok_or_else(|| ApiError::unauthorized("Sign in first."))
+pub async fn require_user(db: &Db, headers: &HeaderMap) -> Result<User, ApiError> {
+    signed_in(db, headers).await?.ok_or_else(|| ApiError::unauthorized("Sign in first."))
 }

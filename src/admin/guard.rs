@@ -11,7 +11,7 @@ use super::keys::{self, ADMIN_COOKIE, KeyRecord};
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::http::cookies;
-use crate::state::AppState;
+use crate::db::Db;
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -38,9 +38,9 @@ fn bound_check(key: &KeyRecord, client: &ClientIp) -> Result<(), ApiError> {
     }
 }
 
-pub async fn resolve(state: &AppState, headers: &HeaderMap, client: &ClientIp) -> Result<Option<Admin>, ApiError> {
+pub async fn resolve(db: &Db, headers: &HeaderMap, client: &ClientIp) -> Result<Option<Admin>, ApiError> {
     if let Some(key) = headers.get("x-admin-key").and_then(|v| v.to_str().ok()).map(str::to_string) {
-        let record = state.db.read(move |c| keys::find(c, &key)).await?;
+        let record = db.read(move |c| keys::find(c, &key)).await?;
         let Some(record) = record else { return Err(ApiError::unauthorized("Invalid admin key")) };
         bound_check(&record, client)?;
         let stale = record
@@ -51,7 +51,7 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap, client: &ClientIp) -
         if stale {
             let id = record.id;
             // On a full disk the key still opens the panel; only its last-used time waits.
-            match state.db.write(move |tx| keys::touch(tx, id)).await {
+            match db.write(move |tx| keys::touch(tx, id)).await {
                 Err(e) if !e.is_out_of_space() => return Err(e),
                 _ => {}
             }
@@ -59,12 +59,12 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap, client: &ClientIp) -
         return Ok(Some(Admin { via: AdminVia::Key, user_id: None }));
     }
     if let Some(token) = cookies::get(headers, ADMIN_COOKIE).filter(|t| t.len() == 64)
-        && let Some(record) = state.db.read(move |c| keys::session_key(c, &token)).await?
+        && let Some(record) = db.read(move |c| keys::session_key(c, &token)).await?
     {
         bound_check(&record, client)?;
         return Ok(Some(Admin { via: AdminVia::Session, user_id: None }));
     }
-    if let Some(user) = crate::accounts::sessions::signed_in(state, headers).await?
+    if let Some(user) = crate::accounts::sessions::signed_in(db, headers).await?
         && user.role == "admin"
     {
         return Ok(Some(Admin { via: AdminVia::User, user_id: Some(user.id) }));
@@ -72,11 +72,11 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap, client: &ClientIp) -
     Ok(None)
 }
 
-pub async fn require_admin(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+pub async fn require_admin(State(db): State<Db>, mut req: Request, next: Next) -> Response {
     let Some(client) = req.extensions().get::<ClientIp>().copied() else {
         return ApiError::internal("client ip missing").into_response();
     };
-    match resolve(&state, req.headers(), &client).await {
+    match resolve(&db, req.headers(), &client).await {
         Ok(Some(admin)) => {
             req.extensions_mut().insert(admin);
             next.run(req).await

@@ -39,7 +39,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/abuse-reports/{id}", patch(crate::scans::admin::update_report))
         .route("/api/admin/scans/{id}/cancel", post(crate::scans::admin::cancel_scan))
         .route("/api/admin/scans/{id}/resume", post(crate::scans::admin::resume_scan))
-        .route_layer(from_fn_with_state(state, guard::require_admin));
+        .route_layer(from_fn_with_state(state.db.clone(), guard::require_admin));
     Router::new()
         .route("/api/admin/verify-key", post(access::verify_key))
         .route("/api/admin/logout", post(access::logout))

@@ -153,6 +153,6 @@ pub(crate) async fn remove(
         .await?;
     tracing::info!("user {name} deleted");
     crate::commands::refresh_scores(&state).await?;
-    crate::stats::refresh_soon(&state);
+    state.stats_refresh.soon();
     Ok(JsonOut(crate::http::Success::YES))
 }

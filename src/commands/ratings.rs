@@ -63,7 +63,7 @@ pub(crate) async fn list(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
-    let user = require_user(&state, &headers).await?;
+    let user = require_user(&state.db, &headers).await?;
     Ok(JsonOut(favorites_of(&state, user.id).await?))
 }
 
@@ -76,7 +76,7 @@ pub(crate) async fn list_for(
     headers: HeaderMap,
     Path(user_id): Path<i64>,
 ) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
-    let user = require_user(&state, &headers).await?;
+    let user = require_user(&state.db, &headers).await?;
     same_user(user_id, user.id)?;
     Ok(JsonOut(favorites_of(&state, user.id).await?))
 }
@@ -90,7 +90,7 @@ pub(crate) async fn add(
     headers: HeaderMap,
     Json(body): Json<Favorite>,
 ) -> Result<Response, ApiError> {
-    let user = require_user(&state, &headers).await?;
+    let user = require_user(&state.db, &headers).await?;
     same_user(body.user_id, user.id)?;
     if body.item_type != "command" {
         return Err(ApiError::field("itemType", "Only commands can be favorites."));
@@ -122,7 +122,7 @@ pub(crate) async fn remove(
     headers: HeaderMap,
     Path((user_id, command_id)): Path<(i64, i64)>,
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
-    let user = require_user(&state, &headers).await?;
+    let user = require_user(&state.db, &headers).await?;
     same_user(user_id, user.id)?;
     state
         .db
@@ -168,7 +168,7 @@ pub(crate) async fn rate(
     Path(command_id): Path<i64>,
     Json(body): Json<RatingBody>,
 ) -> Result<JsonOut<RatingResult>, ApiError> {
-    let user = require_user(&state, &headers).await?;
+    let user = require_user(&state.db, &headers).await?;
     same_user(body.user_id, user.id)?;
     if !(1..=5).contains(&body.rating) {
         return Err(ApiError::field("rating", "Rating must be a whole number from 1 to 5."));

@@ -37,7 +37,7 @@ pub async fn run_members(state: AppState, job: JobHandle) {
             Ok(count) => {
                 if count != state.discord.members() {
                     state.discord.set_members(count);
-                    crate::stats::refresh_soon(&state);
+                    state.stats_refresh.soon();
                 }
             }
             Err(e) => tracing::warn!("discord member count: {e}"),

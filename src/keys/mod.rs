@@ -65,7 +65,7 @@ struct Caller {
 
 impl Caller {
     async fn of(state: &AppState, headers: &HeaderMap) -> Result<Self, ApiError> {
-        let user_id = sessions::signed_in(state, headers).await?.map(|u| u.id);
+        let user_id = sessions::signed_in(&state.db, headers).await?.map(|u| u.id);
         let token_hash = owner_token(headers).map(|t| sha256(&t));
         Ok(Self { user_id, token_hash })
     }
@@ -205,7 +205,7 @@ pub(crate) async fn generate_key(
 ) -> Result<Response, ApiError> {
     let name = validate_name(&body.name)?;
     state.keys.new_keys.check(client.rate_key())?;
-    let user = sessions::signed_in(&state, &headers).await?;
+    let user = sessions::signed_in(&state.db, &headers).await?;
     let mut new_cookie = None;
     let owner = match (user, owner_token(&headers)) {
         (Some(user), _) => Owner::User(user.id),

@@ -107,9 +107,19 @@ pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, 
     })
 }
 
-/// Asks the stats task to rebuild the public figures now (after accounts change).
-pub fn refresh_soon(state: &AppState) {
-    state.stats_refresh.notify_one();
+/// Asks the stats task to rebuild the public figures now (after accounts change); handed to
+/// the features whose changes show in them.
+#[derive(Clone, Default)]
+pub struct StatsRefresh(std::sync::Arc<tokio::sync::Notify>);
+
+impl StatsRefresh {
+    pub fn soon(&self) {
+        self.0.notify_one();
+    }
+
+    pub async fn requested(&self) {
+        self.0.notified().await;
+    }
 }
 
 /// Writes pending visits and rebuilds the served figures (every few seconds and on demand).
