@@ -20,7 +20,7 @@ pub fn router(state: AppState) -> Router {
     let content = Router::new()
         .merge(site::router())
         .merge(commands::router())
-        .merge(guides::router())
+        .merge(guides::router(state.guides.clone()))
         .merge(openapi::router())
         .merge(shell::router())
         .layer(CompressionLayer::new());

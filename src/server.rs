@@ -2,6 +2,7 @@
 
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -99,7 +100,7 @@ pub fn build_state(
         db,
         site,
         commands,
-        guides,
+        guides: Arc::new(guides),
         bundle,
         shells,
         visits,

@@ -27,7 +27,7 @@ pub struct Inner {
     pub db: Db,
     pub site: SiteSettings,
     pub commands: Catalog,
-    pub guides: Library,
+    pub guides: Arc<Library>,
     pub bundle: Bundle,
     pub shells: Shells,
     pub visits: Visits,

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::{ContentError, bundled, parse_toml};
 use crate::http::cached::{CachedJson, Caching};
-use crate::state::AppState;
+use std::sync::Arc;
 
 const FILE: &str = "data/guides.toml";
 pub const CATEGORIES: [&str; 4] = ["Beginner", "Building", "Administration", "Community"];
@@ -116,15 +116,15 @@ fn validate(guides: &[Guide]) -> Result<(), String> {
     Ok(())
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/guides", get(list))
+pub fn router<S: Clone + Send + Sync + 'static>(library: Arc<Library>) -> Router<S> {
+    Router::new().route("/api/guides", get(list)).with_state(library)
 }
 
 /// Every guide.
 #[utoipa::path(get, path = "/api/guides", tag = "guides", operation_id = "listGuides",
     responses((status = 200, description = "Every guide", body = Vec<Guide>), (status = 304, description = "Not modified")))]
-pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.guides.list.respond(&headers, Caching::CONTENT)
+pub(crate) async fn list(State(library): State<Arc<Library>>, headers: HeaderMap) -> Response {
+    library.list.respond(&headers, Caching::CONTENT)
 }
 
 #[cfg(test)]
