@@ -25,12 +25,12 @@ pub struct Inner {
     pub secrets: Secrets,
     pub data_dir: PathBuf,
     pub db: Db,
-    pub site: SiteSettings,
-    pub commands: Catalog,
+    pub site: Arc<SiteSettings>,
+    pub commands: Arc<Catalog>,
     pub guides: Arc<Library>,
-    pub bundle: Bundle,
-    pub shells: Shells,
-    pub visits: Visits,
+    pub bundle: Arc<Bundle>,
+    pub shells: Arc<Shells>,
+    pub visits: Arc<Visits>,
     pub started_at: jiff::Timestamp,
     pub build_id: String,
     pub request_context: Arc<RequestContext>,
@@ -40,31 +40,31 @@ pub struct Inner {
     pub heavy_work: crate::heavy::HeavyWork,
     /// Background jobs' and upstream calls' status, for the health check and metrics.
     pub jobs: crate::jobs::Jobs,
-    pub auth_limiter: AuthLimiter,
-    pub login_throttle: LoginThrottle,
-    pub challenges: Challenges,
-    pub keys: KeyRing,
-    pub submissions: crate::ratelimit::PerIp,
+    pub auth_limiter: Arc<AuthLimiter>,
+    pub login_throttle: Arc<LoginThrottle>,
+    pub challenges: Arc<Challenges>,
+    pub keys: Arc<KeyRing>,
+    pub submissions: Arc<crate::ratelimit::PerIp>,
     /// Roblox lookups, the newgen classification and the badge monitor.
     pub roblox: crate::roblox::Roblox,
     /// Group scans: the runner's cancel flags and rates, the abuse report limiter.
-    pub scans: crate::scans::Scans,
+    pub scans: Arc<crate::scans::Scans>,
     /// The configured language model, if any.
     pub llm: Option<crate::llm::LlmClient>,
     /// The update channels' summaries, the member count and the interactions endpoint.
-    pub discord: crate::discord::Discord,
+    pub discord: Arc<crate::discord::Discord>,
     /// When the served banner changes by itself next (ms since the epoch; 0: never).
     pub banner_expiry: std::sync::atomic::AtomicI64,
     pub banner_changed: tokio::sync::Notify,
     /// Wakes the stats task to rebuild the public figures now.
     pub stats_refresh: crate::stats::StatsRefresh,
     /// Bodies served from memory.
-    pub site_json: CachedJson,
-    pub stats_json: CachedJson,
-    pub health_json: CachedJson,
-    pub banner_json: CachedJson,
+    pub site_json: Arc<CachedJson>,
+    pub stats_json: Arc<CachedJson>,
+    pub health_json: Arc<CachedJson>,
+    pub banner_json: Arc<CachedJson>,
     /// Scheduled and on-demand backups, and the data dir lock a restore respects.
-    pub backups: crate::backup::Backups,
+    pub backups: Arc<crate::backup::Backups>,
     pub metrics: std::sync::Arc<crate::metrics::Metrics>,
 }
 
