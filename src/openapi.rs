@@ -378,4 +378,27 @@ mod tests {
         let health = &doc["components"]["schemas"]["Health"]["properties"]["disk"];
         assert_eq!(health["enum"], json!(["ok", "full"]), "{health}");
     }
+
+    /// The UI's API types are generated from `ui/src/lib/api/openapi.json` (openapi-typescript), so
+    /// that copy must be this document: a changed answer type then breaks the UI's type check.
+    /// `FANHUB_UPDATE_OPENAPI_SNAPSHOT=1` rewrites it (`scripts/openapi-types` does, then regenerates the types).
+    #[test]
+    fn the_ui_snapshot_of_the_openapi_document_is_current() {
+        let mut doc = document();
+        // The version changes with every release, not with the API: the snapshot leaves it out.
+        doc["info"]["version"] = json!("snapshot");
+        let current = serde_json::to_string_pretty(&doc).unwrap() + "\n";
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/lib/api/openapi.json");
+        if std::env::var("FANHUB_UPDATE_OPENAPI_SNAPSHOT").is_ok_and(|v| v == "1") {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &current).unwrap();
+            return;
+        }
+        let snapshot = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            snapshot == current,
+            "{} is not the current OpenAPI document: run scripts/openapi-types to refresh it and the UI's types",
+            path.display()
+        );
+    }
 }

@@ -20,7 +20,6 @@ import {
   newgenPath,
   sourceAfterFailures,
   splitShown,
-  statusText,
   type MonitoredBadge,
 } from './roblox';
 
@@ -30,9 +29,14 @@ function badge(name: string, description: string, id = 1): MonitoredBadge {
     name,
     description,
     imageUrl: null,
+    imageFallbacks: [],
     rarity: 'easy',
+    difficulty: 'Freebie',
+    winRatePercentage: 90,
     awardedCount: 0,
     dailyStats: { today: 0, weekAverage: 0 },
+    history: [],
+    updatedAt: '2026-11-23T10:05:09Z',
   };
 }
 
@@ -88,9 +92,8 @@ describe('badge monitor helpers', () => {
     expect(filterBadges(list, 'zzz')).toHaveLength(0);
   });
 
-  it('names a global-stats badge whichever shape it came in', () => {
+  it('names a global-stats badge, or none yet', () => {
     expect(badgeRefName('Welcome')).toBe('Welcome');
-    expect(badgeRefName({ name: 'Elected', badgeId: 2 })).toBe('Elected');
     expect(badgeRefName(null)).toBe('None yet');
   });
 
@@ -149,11 +152,6 @@ describe('bot page helpers', () => {
   it('shows the first 5 and counts the rest', () => {
     expect(splitShown([1, 2, 3, 4, 5, 6, 7])).toEqual({ shown: [1, 2, 3, 4, 5], rest: 2 });
     expect(splitShown([1, 2])).toEqual({ shown: [1, 2], rest: 0 });
-  });
-
-  it('reads the status whether it is text or the analysis object', () => {
-    expect(statusText('Veteran')).toBe('Veteran');
-    expect(statusText({ classification: 'Newgen', generation: 'NEWGEN', confidence: 90, reason: 'r' })).toBe('Newgen');
   });
 
   it('turns a server error into its {error, message} and a network failure into the spec text', async () => {

@@ -1,24 +1,20 @@
 // Roblox lookups as the server answers them: the badge monitor, the newgen check and
 // the bot's analyze / quick check, plus the small formatting and image-fallback helpers the three pages share.
 import { ApiError, apiRequest } from './api';
+import type { components } from './api/schema';
 
 // ------------------------------------------------------------------------------------------------
-// Shapes
+// Shapes: the answers' types are generated from the server's OpenAPI document (src/lib/api/openapi.json, refreshed
+// by scripts/openapi-types), so a changed answer breaks the type check instead of the page.
+
+type Schemas = components['schemas'];
 
 /** The generation code the API answers; people see its era's name from site.toml (`generationLabel`). */
-export type Generation = 'VETERAN' | 'OLDGEN' | 'MIDGEN' | 'NEWGEN' | (string & {});
+export type Generation = Schemas['GenerationCode'];
 /** The site's rarity levels; Roblox's own word for the same win rate comes as `difficulty`. */
-export type Rarity = 'impossible' | 'insane' | 'extremely hard' | 'hard' | 'medium' | 'easy' | (string & {});
-
+export type Rarity = Schemas['Rarity'];
 /** One day of a badge's award history (the server's stored snapshots; days without a snapshot are absent). */
-export interface BadgeHistoryPoint {
-  /** UTC day, YYYY-MM-DD. */
-  date: string;
-  /** Total awarded at that day's last snapshot. */
-  awardedCount: number;
-  /** Awarded in the 24 hours before that snapshot. */
-  pastDay: number;
-}
+export type BadgeHistoryPoint = Schemas['HistoryPoint'];
 
 /** A day of the chart: its awards, or null when no snapshot was stored that day. */
 export interface ChartDay {
@@ -26,96 +22,17 @@ export interface ChartDay {
   awarded: number | null;
 }
 
-export interface MonitoredBadge {
-  badgeId: number;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  /** Alternative thumbnail sources, tried in order when imageUrl fails to load. */
-  imageFallbacks?: string[];
-  rarity: Rarity;
-  /** Roblox's difficulty word (Impossible ... Freebie). */
-  difficulty?: string;
-  winRatePercentage?: number;
-  awardedCount: number;
-  dailyStats: { today: number; weekAverage: number };
-  history?: BadgeHistoryPoint[];
-  updatedAt?: string;
-}
-
-/** globalStats.mostPopular / rarest: the badge's name (null before any figures). */
-export type BadgeRef = string | { name: string; badgeId?: number } | null;
-
-export interface BadgeMonitorResponse {
-  badges: MonitoredBadge[];
-  totalTracked: number;
-  globalStats: { totalAwarded: number; mostPopular: BadgeRef; rarest: BadgeRef };
-  /** When the figures were measured (null before the first successful poll). */
-  lastUpdated: string | null;
-  /** True when Roblox could not be reached and these are the last figures measured. */
-  stale?: boolean;
-  /** Why the last poll failed, while stale (the server's sentence). */
-  error?: string | null;
-  pollIntervalSecs?: number;
-}
-
-export interface ElcBadge {
-  name: string;
-  badgeId?: number;
-  description?: string;
-  awardedDate: string | null;
-}
-
+export type MonitoredBadge = Schemas['MonitoredBadge'];
+export type BadgeMonitorResponse = Schemas['BadgeMonitorAnswer'];
+export type ElcBadge = Schemas['ElcBadge'];
 /** One fact a classification rests on (the join date, an ELC badge, no ELC badges, award dates unavailable). */
-export interface Evidence {
-  kind: 'joinDate' | 'elcBadge' | 'noElcBadges' | 'awardDatesUnavailable' | (string & {});
-  detail: string;
-  date?: string;
-  badgeId?: number;
-}
-
-/** Whether Roblox gave the award dates; when not, the server's sentence says why. */
-export interface AwardDates {
-  available?: boolean;
-  unavailableReason?: string | null;
-  /** needsCookie, cookieRejected, hidden, private, nothingVisible or temporary. */
-  unavailableCode?: string | null;
-}
-
-export interface NewgenCheck {
-  success: boolean;
-  username: string;
-  displayName: string;
-  userId: number;
-  avatarUrl: string | null;
-  hasVerifiedBadge: boolean;
-  joinDate: string;
-  accountAge: number;
-  generation: Generation;
-  /** The era's name shown to people. */
-  generationLabel?: string;
-  isNewgen: boolean;
-  isVeteran: boolean;
-  classification: string;
-  /** Why this classification (the server's sentence from site.toml's rules). */
-  reason?: string;
-  /** Percent. */
-  confidence?: number;
-  evidence?: Evidence[];
-  isBanned?: boolean;
-  elcBadges: AwardDates & { count: number; total: number; badges: ElcBadge[] };
-  /** Where Roblox's data was read; null when not recorded (or, for award dates, not read). */
-  robloxSources?: RobloxSources;
-  apiKey: { name: string; requests: number };
-  checkedAt: string;
-}
-
-export type RobloxSource = 'openCloud' | 'cookie' | 'anonymous';
-
-export interface RobloxSources {
-  profile: RobloxSource | null;
-  awardDates: RobloxSource | null;
-}
+export type Evidence = Schemas['Evidence'];
+/** Whether Roblox gave the award dates (the newgen check's `elcBadges`, the analysis's `badges`); when not, the server's sentence says why. */
+export type AwardDates = Pick<Schemas['ElcBadges'] | Schemas['BotBadges'], 'available' | 'unavailableReason'>;
+export type NewgenCheck = Schemas['NewgenCheck'];
+export type RobloxSource = Schemas['Source'];
+/** Where Roblox's data was read; null when not recorded (or, for award dates, not read). */
+export type RobloxSources = Schemas['Sources'];
 
 const SOURCE_NAMES: Record<RobloxSource, string> = {
   openCloud: 'Roblox Open Cloud',
@@ -134,58 +51,12 @@ export function describeSources(sources: RobloxSources | undefined): string | nu
   return text[0].toUpperCase() + text.slice(1);
 }
 
-export interface BotStatus {
-  classification: string;
-  generation: Generation;
-  /** The era's name shown to people. */
-  generationLabel?: string;
-  confidence: number;
-  reason: string;
-  isVeteran?: boolean;
-  isNewgen?: boolean;
-  evidence?: Evidence[];
-}
-
-export interface BotAnalysis {
-  success: boolean;
-  username: string;
-  displayName: string;
-  userId: number;
-  avatarUrl: string | null;
-  hasVerifiedBadge: boolean;
-  accountAge: number;
-  joinDate?: string;
-  isBanned?: boolean;
-  description: string;
-  status: BotStatus;
-  badges: AwardDates & { elcCount: number; total: number; elcBadges: ElcBadge[] };
-  robloxSources?: RobloxSources;
-}
-
-export interface BotQuickCheck {
-  success: boolean;
-  username: string;
-  displayName: string;
-  avatarUrl: string | null;
-  /** The classification text, or the same status object as the analysis. */
-  status: string | BotStatus;
-  generation?: Generation;
-  generationLabel?: string;
-  confidence?: number;
-  /** False when Roblox refused the award dates (the ELC count is then unknown). */
-  elcAvailable?: boolean;
-  elcBadgeCount: number;
-  totalBadgeCount: number;
-  accountAge: number;
-  earliestBadge: { name: string; awardedDate: string | null } | null;
-  robloxSources?: RobloxSources;
-}
+export type BotStatus = Schemas['BotStatus'];
+export type BotAnalysis = Schemas['BotAnalysis'];
+export type BotQuickCheck = Schemas['QuickCheck'];
 
 /** The error shape of the bot endpoints (and what the page shows when the network fails). */
-export interface BotError {
-  error: string;
-  message?: string;
-}
+export type BotError = Pick<Schemas['ErrorBody'], 'error' | 'message'>;
 
 // ------------------------------------------------------------------------------------------------
 // Calls
@@ -263,15 +134,9 @@ export function formatMoment(iso: string | null | undefined, now: Date = new Dat
   return d.toDateString() === now.toDateString() ? time : `${d.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}, ${time}`;
 }
 
-/** The name of a global-stats badge reference, whichever shape the server sent. */
-export function badgeRefName(ref: BadgeRef): string {
-  if (!ref) return 'None yet';
-  return typeof ref === 'string' ? ref : ref.name;
-}
-
-/** The quick check's status as text. */
-export function statusText(status: string | BotStatus): string {
-  return typeof status === 'string' ? status : status.classification;
+/** The name of a global-stats badge (`mostPopular`, `rarest`; null before any figures). */
+export function badgeRefName(name: string | null | undefined): string {
+  return name || 'None yet';
 }
 
 /** Case-insensitive search over name and description. */

@@ -34,7 +34,7 @@ export default function BadgeMonitor() {
   });
   const data = monitor.data;
   const badges = data ? filterBadges(data.badges, search) : [];
-  const staleAt = data?.stale ? data.lastUpdated : null;
+  const staleAt = data?.stale ? (data.lastUpdated ?? null) : null;
 
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-10">

@@ -66,7 +66,7 @@ describe('/discord-bot-api', () => {
     fireEvent.click(screen.getByTestId('bot-check'));
     const check = await screen.findByTestId('check-result');
     expect(screen.queryByTestId('analysis-result')).toBeNull();
-    expect(screen.getByTestId('status').textContent).toBe('Veteran');
+    expect(screen.getByTestId('status').textContent).toBe('Veteran(95% confidence)');
     expect(screen.getByTestId('elc-count').textContent).toBe('7');
     expect(screen.getByTestId('total-badges').textContent).toBe('120');
     expect(screen.getByTestId('earliest-badge').textContent).toBe('Early Builder (Jan 2, 2010)');

@@ -4,7 +4,6 @@ import {
   formatAccountAge,
   formatDay,
   splitShown,
-  statusText,
   type BotAnalysis,
   type BotError,
   type BotQuickCheck,
@@ -79,7 +78,7 @@ export function BotQuickCheckResult({ result }: { result: BotQuickCheck }) {
       <PlayerHeader username={result.username} displayName={result.displayName} avatarUrl={result.avatarUrl} verified={false} />
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
         <Fact label="Status" testId="status">
-          {statusText(result.status)}
+          {result.status}
           {typeof result.confidence === 'number' && <span className="ml-2 text-sm font-normal text-slate-300">({result.confidence}% confidence)</span>}
         </Fact>
         <Fact label="ELC badges" testId="elc-count">{result.elcAvailable === false ? 'Unavailable' : result.elcBadgeCount}</Fact>
