@@ -6,10 +6,10 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::accounts::{self, store::LoginLog};
 use crate::banner::{self, COLORS_KEY};
 use crate::db::{now_ms, rfc3339, settings};
 use crate::error::ApiError;
@@ -79,8 +79,8 @@ pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<Admin
             // The same rows scan-status reads: processed/total summed over live scans.
             let scans = crate::scans::store::dashboard(c)?;
             Ok(AdminStats {
-                total_users: one("SELECT COUNT(*) FROM users", &[])?,
-                new_users_today: one("SELECT COUNT(*) FROM users WHERE created_at >= ?1", &[&start_of_today_ms()])?,
+                total_users: accounts::store::count_users(c)?,
+                new_users_today: accounts::store::count_users_since(c, start_of_today_ms())?,
                 page_views: one("SELECT COALESCE(SUM(views), 0) FROM page_views", &[])?,
                 page_views_today: one("SELECT COALESCE(SUM(views), 0) FROM page_views WHERE day = ?1", &[&today_key()])?,
                 admin_sessions: one("SELECT COUNT(*) FROM admin_sessions WHERE expires_at > ?1", &[&now])?,
@@ -121,17 +121,6 @@ pub struct PageQuery {
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct LoginLog {
-    id: i64,
-    username: String,
-    ip_address: String,
-    user_agent: String,
-    timestamp: String,
-    login_status: String,
-}
-
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct LoginLogPage {
     logs: Vec<LoginLog>,
     page: i64,
@@ -155,23 +144,8 @@ pub(crate) async fn login_logs(
     let result = state
         .db
         .read(move |c| {
-            let total: i64 = c.query_row("SELECT COUNT(*) FROM login_logs", [], |r| r.get(0))?;
-            let mut stmt = c.prepare_cached(
-                "SELECT id, username, ip_address, user_agent, created_at, status FROM login_logs
-                 ORDER BY created_at DESC, id DESC LIMIT ?1 OFFSET ?2",
-            )?;
-            let logs = stmt
-                .query_map(params![page_size, (page - 1).saturating_mul(page_size)], |r| {
-                    Ok(LoginLog {
-                        id: r.get(0)?,
-                        username: r.get(1)?,
-                        ip_address: r.get(2)?,
-                        user_agent: r.get(3)?,
-                        timestamp: rfc3339(r.get(4)?),
-                        login_status: r.get(5)?,
-                    })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
+            let total = accounts::store::count_login_logs(c)?;
+            let logs = accounts::store::login_logs_page(c, page, page_size)?;
             Ok(LoginLogPage { logs, page, page_size, total })
         })
         .await?;

@@ -87,7 +87,7 @@ pub(crate) async fn record_pageview(
 }
 
 pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, ApiError> {
-    let users: i64 = conn.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+    let users = crate::accounts::store::count_users(conn)?;
     let monthly_visitors: i64 =
         conn.query_row("SELECT COUNT(*) FROM monthly_visitors WHERE month = ?1", [month_key()], |r| r.get(0))?;
     let page_views: i64 = conn.query_row("SELECT COALESCE(SUM(views), 0) FROM page_views", [], |r| r.get(0))?;
