@@ -91,8 +91,7 @@ pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, 
     let monthly_visitors: i64 =
         conn.query_row("SELECT COUNT(*) FROM monthly_visitors WHERE month = ?1", [month_key()], |r| r.get(0))?;
     let page_views: i64 = conn.query_row("SELECT COALESCE(SUM(views), 0) FROM page_views", [], |r| r.get(0))?;
-    let (rating_count, average): (i64, Option<f64>) =
-        conn.query_row("SELECT COUNT(*), AVG(rating) FROM command_ratings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (rating_count, average) = crate::commands::store::rating_summary(conn)?;
     Ok(PublicStats {
         users,
         monthly_visitors,
