@@ -81,8 +81,8 @@ pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<Admin
             Ok(AdminStats {
                 total_users: accounts::store::count_users(c)?,
                 new_users_today: accounts::store::count_users_since(c, start_of_today_ms())?,
-                page_views: one("SELECT COALESCE(SUM(views), 0) FROM page_views", &[])?,
-                page_views_today: one("SELECT COALESCE(SUM(views), 0) FROM page_views WHERE day = ?1", &[&today_key()])?,
+                page_views: crate::stats::store::total_page_views(c)?,
+                page_views_today: crate::stats::store::page_views_on(c, &today_key())?,
                 admin_sessions: one("SELECT COUNT(*) FROM admin_sessions WHERE expires_at > ?1", &[&now])?,
                 last_admin_access: last_access.map(rfc3339),
                 started_at: started.to_string(),
