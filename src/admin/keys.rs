@@ -118,6 +118,20 @@ pub fn session_key(conn: &Connection, token: &str) -> Result<Option<KeyRecord>, 
         .optional()?)
 }
 
+/// Admin sessions live at `now`.
+pub fn live_sessions(conn: &Connection, now: i64) -> Result<i64, ApiError> {
+    Ok(conn.query_row("SELECT COUNT(*) FROM admin_sessions WHERE expires_at > ?1", [now], |r| r.get(0))?)
+}
+
+/// The last admin access: the newest admin session or key use, in ms.
+pub fn last_access(conn: &Connection) -> Result<Option<i64>, ApiError> {
+    Ok(conn.query_row(
+        "SELECT MAX(t) FROM (SELECT MAX(created_at) AS t FROM admin_sessions UNION ALL SELECT MAX(last_used) FROM admin_keys)",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
 /// Deletes expired admin sessions and expired user sessions; returns how many.
 pub fn prune_expired(conn: &Connection) -> Result<usize, ApiError> {
     let now = now_ms();
