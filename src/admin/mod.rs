@@ -20,8 +20,8 @@ use crate::state::AppState;
 pub fn router(state: AppState) -> Router<AppState> {
     let protected = Router::new()
         .route("/api/admin/check-key", get(access::check_key))
-        .route("/api/admin/keys", get(access::list_keys))
-        .route("/api/admin/keys/{id}", delete(access::revoke_key))
+        .route("/api/admin/keys", get(access::list_admin_keys))
+        .route("/api/admin/keys/{id}", delete(access::revoke_admin_key))
         .route("/api/admin/stats", get(stats::stats))
         .route("/api/admin/database", get(database::database))
         .route("/api/admin/users", get(users::list))
