@@ -2,6 +2,7 @@
 
 pub mod password;
 pub mod sessions;
+pub mod store;
 
 use std::collections::BTreeMap;
 
@@ -10,11 +11,9 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
-use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::db::{now_ms, rfc3339};
 use crate::error::ApiError;
 use crate::http::client_ip::{ClientIp, anonymize};
 use crate::http::cookies;
@@ -43,25 +42,6 @@ pub struct User {
 
 fn role_values() -> utoipa::openapi::Object {
     crate::http::schema::string_enum(&ROLES)
-}
-
-pub const USER_COLUMNS: &str = "id, username, email, roblox_id, role, is_active, created_at, last_login";
-
-pub fn user_from_row(r: &Row) -> rusqlite::Result<User> {
-    Ok(User {
-        id: r.get(0)?,
-        username: r.get(1)?,
-        email: r.get(2)?,
-        roblox_id: r.get(3)?,
-        role: r.get(4)?,
-        is_active: r.get(5)?,
-        created_at: rfc3339(r.get(6)?),
-        last_login: r.get::<_, Option<i64>>(7)?.map(rfc3339),
-    })
-}
-
-pub fn find_user(conn: &Connection, id: i64) -> Result<Option<User>, ApiError> {
-    Ok(conn.query_row(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"), [id], user_from_row).optional()?)
 }
 
 /// Sign-in: both fields non-empty (else 400 with `fields`); a wrong pair is a 401.
@@ -139,30 +119,16 @@ pub(crate) async fn register(
     }
     let taken = || ApiError::conflict("That username is taken").with_message("Choose another username.");
     let lookup = username.clone();
-    if state
-        .db
-        .read(move |c| Ok(c.query_row("SELECT 1 FROM users WHERE username = ?1", [lookup], |_| Ok(())).optional()?))
-        .await?
-        .is_some()
-    {
+    if state.db.read(move |c| store::username_taken(c, &lookup)).await? {
         return Err(taken());
     }
     let hash = state.hasher.hash(body.password).await?;
     let user = state
         .db
         .write(move |tx| {
-            let inserted = tx.execute(
-                "INSERT INTO users (username, password_hash, created_at) VALUES (?1, ?2, ?3)",
-                params![username, hash, now_ms()],
-            );
-            match inserted {
-                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => {
-                    Err(taken())
-                }
-                other => other.map_err(ApiError::from),
-            }?;
-            let user = find_user(tx, tx.last_insert_rowid())?.ok_or_else(|| ApiError::internal("new user vanished"))?;
-            let members: i64 = tx.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+            let id = store::insert_user(tx, &username, &hash)?.ok_or_else(taken)?;
+            let user = store::find_user(tx, id)?.ok_or_else(|| ApiError::internal("new user vanished"))?;
+            let members = store::count_users(tx)?;
             crate::events::record(tx, crate::events::MEMBER_JOINED, serde_json::json!({ "members": members }))?;
             Ok(user)
         })
@@ -170,16 +136,6 @@ pub(crate) async fn register(
     tracing::info!("account created: {}", user.username);
     state.stats_refresh.soon();
     Ok((StatusCode::CREATED, axum::Json(UserEnvelope { success: true, user })).into_response())
-}
-
-fn log_attempt(tx: &Connection, username: &str, ip: &str, ua: &str, status: &str) -> Result<(), ApiError> {
-    let username: String = username.chars().take(64).collect();
-    let ua: String = ua.chars().take(300).collect();
-    tx.execute(
-        "INSERT INTO login_logs (username, ip_address, user_agent, status, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![username, ip, ua, status, now_ms()],
-    )?;
-    Ok(())
 }
 
 /// The IP as logs keep it: anonymised unless the visitor's privacy settings allow more.
@@ -221,19 +177,11 @@ pub(crate) async fn login(
         return Err(ApiError::unauthorized("Invalid username or password"));
     }
     let lookup = username.clone();
-    let found: Option<(i64, String, bool)> = state
-        .db
-        .read(move |c| {
-            Ok(c.query_row("SELECT id, password_hash, is_active FROM users WHERE username = ?1", [lookup], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
-            .optional()?)
-        })
-        .await?;
-    let ok = state.hasher.verify(body.password, found.as_ref().map(|f| f.1.clone())).await?;
+    let found = state.db.read(move |c| store::password_record(c, &lookup)).await?;
+    let ok = state.hasher.verify(body.password, found.as_ref().map(|f| f.password_hash.clone())).await?;
     let outcome = match (&found, ok) {
-        (Some((_, _, true)), true) => "success",
-        (Some((_, _, false)), true) => "suspended",
+        (Some(f), true) if f.is_active => "success",
+        (Some(_), true) => "suspended",
         _ => "failure",
     };
     if outcome == "failure" {
@@ -242,17 +190,17 @@ pub(crate) async fn login(
         state.login_throttle.succeeded(&username);
     }
     let token = (outcome == "success").then(|| crate::tokens::random_hex(32));
-    let user_id = found.map(|f| f.0);
+    let user_id = found.map(|f| f.id);
     let (u, t) = (username.clone(), token.clone());
     let user = state
         .db
         .write(move |tx| {
-            log_attempt(tx, &u, &ip, &ua, outcome)?;
+            store::log_attempt(tx, &u, &ip, &ua, outcome)?;
             match (t, user_id) {
                 (Some(token), Some(id)) => {
-                    sessions::create(tx, &token, id)?;
-                    tx.execute("UPDATE users SET last_login = ?1 WHERE id = ?2", params![now_ms(), id])?;
-                    Ok(find_user(tx, id)?)
+                    store::create_session(tx, &token, id)?;
+                    store::touch_last_login(tx, id)?;
+                    Ok(store::find_user(tx, id)?)
                 }
                 _ => Ok(None),
             }
@@ -286,7 +234,7 @@ pub(crate) async fn logout(
 ) -> Result<Response, ApiError> {
     let tokens = cookies::get_all(&headers, SESSION_COOKIE);
     if !tokens.is_empty() {
-        state.db.write(move |tx| tokens.iter().try_for_each(|token| sessions::delete(tx, token))).await?;
+        state.db.write(move |tx| tokens.iter().try_for_each(|token| store::delete_session(tx, token))).await?;
     }
     let mut res = axum::Json(crate::http::Success::YES).into_response();
     cookies::clear(res.headers_mut(), SESSION_COOKIE, client.https);

@@ -243,14 +243,14 @@ pub struct KeyList {
 /// Every admin key (prefix only, never the key).
 #[utoipa::path(get, path = "/api/admin/keys", tag = "admin", operation_id = "listAdminKeys", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Every admin key", body = KeyList)))]
-pub(crate) async fn list_keys(State(state): State<AppState>) -> Result<JsonOut<KeyList>, ApiError> {
+pub(crate) async fn list_admin_keys(State(state): State<AppState>) -> Result<JsonOut<KeyList>, ApiError> {
     Ok(JsonOut(KeyList { keys: state.db.read(keys::list).await? }))
 }
 
 /// Revoke a key and end its admin sessions.
 #[utoipa::path(delete, path = "/api/admin/keys/{id}", tag = "admin", operation_id = "revokeAdminKey", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)),
     responses((status = 200, description = "Revoked", body = crate::http::Success), (status = 404, description = "No such key")))]
-pub(crate) async fn revoke_key(
+pub(crate) async fn revoke_admin_key(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {

@@ -118,19 +118,31 @@ pub fn session_key(conn: &Connection, token: &str) -> Result<Option<KeyRecord>, 
         .optional()?)
 }
 
+/// Admin sessions live at `now`.
+pub fn live_sessions(conn: &Connection, now: i64) -> Result<i64, ApiError> {
+    Ok(conn.query_row("SELECT COUNT(*) FROM admin_sessions WHERE expires_at > ?1", [now], |r| r.get(0))?)
+}
+
+/// The last admin access: the newest admin session or key use, in ms.
+pub fn last_access(conn: &Connection) -> Result<Option<i64>, ApiError> {
+    Ok(conn.query_row(
+        "SELECT MAX(t) FROM (SELECT MAX(created_at) AS t FROM admin_sessions UNION ALL SELECT MAX(last_used) FROM admin_keys)",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Deletes expired admin sessions and expired user sessions; returns how many.
 pub fn prune_expired(conn: &Connection) -> Result<usize, ApiError> {
     let now = now_ms();
     let a = conn.execute("DELETE FROM admin_sessions WHERE expires_at <= ?1", [now])?;
-    let b = conn.execute("DELETE FROM sessions WHERE expires_at <= ?1", [now])?;
+    let b = crate::accounts::store::prune_expired_sessions(conn, now)?;
     Ok(a + b)
 }
 
-/// How long login log rows are kept.
-pub const LOGIN_LOG_DAYS: i64 = 180;
-
+/// Deletes login log rows older than `accounts::store::LOGIN_LOG_DAYS`.
 pub fn prune_login_logs(conn: &Connection) -> Result<usize, ApiError> {
-    let cutoff = now_ms() - LOGIN_LOG_DAYS * 24 * 3600 * 1000;
-    Ok(conn.execute("DELETE FROM login_logs WHERE created_at < ?1", [cutoff])?)
+    crate::accounts::store::prune_login_logs(conn)
 }
 
 pub const CHALLENGE_TTL: Duration = Duration::from_secs(5 * 60);

@@ -2,9 +2,13 @@
 //! anyone who can pass it; everything else sits behind `guard::require_admin`.
 
 pub mod access;
+pub mod database;
 pub mod guard;
+pub mod health;
 pub mod keys;
-pub mod system;
+pub mod logs;
+pub mod settings;
+pub mod stats;
 pub mod users;
 
 use axum::Router;
@@ -16,25 +20,25 @@ use crate::state::AppState;
 pub fn router(state: AppState) -> Router<AppState> {
     let protected = Router::new()
         .route("/api/admin/check-key", get(access::check_key))
-        .route("/api/admin/keys", get(access::list_keys))
-        .route("/api/admin/keys/{id}", delete(access::revoke_key))
-        .route("/api/admin/stats", get(system::stats))
-        .route("/api/admin/database", get(system::database))
+        .route("/api/admin/keys", get(access::list_admin_keys))
+        .route("/api/admin/keys/{id}", delete(access::revoke_admin_key))
+        .route("/api/admin/stats", get(stats::stats))
+        .route("/api/admin/database", get(database::database))
         .route("/api/admin/users", get(users::list))
         .route("/api/admin/users/{id}", patch(users::update).delete(users::remove))
         .route("/api/admin/users/{id}/suspend", patch(users::suspend))
-        .route("/api/admin/login-logs", get(system::login_logs))
-        .route("/api/admin/app-logs", get(system::app_logs))
-        .route("/api/admin/exceptions", get(system::exceptions))
-        .route("/api/admin/health", get(system::health))
-        .route("/api/admin/settings", get(system::get_settings).put(system::put_settings))
-        .route("/api/admin/revert-banner", post(system::revert_banner))
+        .route("/api/admin/login-logs", get(logs::login_logs))
+        .route("/api/admin/app-logs", get(logs::app_logs))
+        .route("/api/admin/exceptions", get(logs::exceptions))
+        .route("/api/admin/health", get(health::health))
+        .route("/api/admin/settings", get(settings::get_settings).put(settings::put_settings))
+        .route("/api/admin/revert-banner", post(settings::revert_banner))
         .route("/api/admin/deactivate-banner", post(crate::ads::review::deactivate))
         .route("/api/admin/activate-banner", post(crate::ads::review::activate))
         .route("/api/admin/advertisements", get(crate::ads::review::list))
         .route("/api/admin/advertisements/{id}", patch(crate::ads::review::set_status))
-        .route("/api/admin/clear-cache", post(system::clear_cache))
-        .route("/api/admin/backup", get(system::backup))
+        .route("/api/admin/clear-cache", post(settings::clear_cache))
+        .route("/api/admin/backup", get(crate::backup::routes::download_database))
         .route("/api/admin/abuse-reports", get(crate::scans::admin::list_reports))
         .route("/api/admin/abuse-reports/{id}", patch(crate::scans::admin::update_report))
         .route("/api/admin/scans/{id}/cancel", post(crate::scans::admin::cancel_scan))

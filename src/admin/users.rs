@@ -4,11 +4,10 @@
 
 use axum::Json as JsonOut;
 use axum::extract::State;
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::accounts::{ROLES, USER_COLUMNS, User, find_user, user_from_row};
+use crate::accounts::{ROLES, User, store};
 use crate::error::ApiError;
 use crate::http::extract::{Json, Path, not_null};
 use crate::state::AppState;
@@ -22,14 +21,7 @@ pub struct UserList {
 #[utoipa::path(get, path = "/api/admin/users", tag = "admin", operation_id = "listUsers", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Every account, oldest first", body = UserList)))]
 pub(crate) async fn list(State(state): State<AppState>) -> Result<JsonOut<UserList>, ApiError> {
-    let users = state
-        .db
-        .read(|c| {
-            let mut stmt = c.prepare(&format!("SELECT {USER_COLUMNS} FROM users ORDER BY id"))?;
-            let users = stmt.query_map([], user_from_row)?.collect::<Result<Vec<_>, _>>()?;
-            Ok(users)
-        })
-        .await?;
+    let users = state.db.read(store::list_users).await?;
     Ok(JsonOut(UserList { users }))
 }
 
@@ -58,42 +50,6 @@ impl utoipa::PartialSchema for UserChange {
 
 impl ToSchema for UserChange {}
 
-fn other_active_admins(conn: &Connection, id: i64) -> Result<i64, ApiError> {
-    Ok(conn.query_row("SELECT COUNT(*) FROM users WHERE role = 'admin' AND is_active = 1 AND id <> ?1", [id], |r| {
-        r.get(0)
-    })?)
-}
-
-const LAST_ADMIN: &str = "The last active admin cannot be demoted, suspended or deleted.";
-
-/// Applies a change in one transaction. Suspending ends the user's sessions.
-pub fn apply_change(conn: &Connection, id: i64, change: &UserChange) -> Result<User, ApiError> {
-    if change.role.is_none() && change.is_active.is_none() {
-        return Err(ApiError::bad_request("Nothing to change: send role and/or isActive."));
-    }
-    if let Some(role) = &change.role
-        && !ROLES.contains(&role.as_str())
-    {
-        return Err(ApiError::field("role", "Role must be user, moderator or admin."));
-    }
-    let user = find_user(conn, id)?.ok_or_else(|| ApiError::not_found("No such user."))?;
-    let stays_admin =
-        change.role.as_deref().unwrap_or(&user.role) == "admin" && change.is_active.unwrap_or(user.is_active);
-    if user.role == "admin" && user.is_active && !stays_admin && other_active_admins(conn, id)? == 0 {
-        return Err(ApiError::conflict(LAST_ADMIN));
-    }
-    if let Some(role) = &change.role {
-        conn.execute("UPDATE users SET role = ?1 WHERE id = ?2", rusqlite::params![role, id])?;
-    }
-    if let Some(active) = change.is_active {
-        conn.execute("UPDATE users SET is_active = ?1 WHERE id = ?2", rusqlite::params![active, id])?;
-        if !active {
-            conn.execute("DELETE FROM sessions WHERE user_id = ?1", [id])?;
-        }
-    }
-    find_user(conn, id)?.ok_or_else(|| ApiError::not_found("No such user."))
-}
-
 #[derive(Serialize, ToSchema)]
 pub struct UserResult {
     success: bool,
@@ -109,7 +65,7 @@ pub(crate) async fn update(
     Path(id): Path<i64>,
     Json(change): Json<UserChange>,
 ) -> Result<JsonOut<UserResult>, ApiError> {
-    let user = state.db.write(move |tx| apply_change(tx, id, &change)).await?;
+    let user = state.db.write(move |tx| store::apply_change(tx, id, change.role.as_deref(), change.is_active)).await?;
     tracing::info!("user {} changed: role {}, active {}", user.username, user.role, user.is_active);
     Ok(JsonOut(UserResult { success: true, user }))
 }
@@ -128,8 +84,7 @@ pub(crate) async fn suspend(
     Path(id): Path<i64>,
     Json(body): Json<SuspendBody>,
 ) -> Result<JsonOut<UserResult>, ApiError> {
-    let change = UserChange { role: None, is_active: Some(body.is_active) };
-    let user = state.db.write(move |tx| apply_change(tx, id, &change)).await?;
+    let user = state.db.write(move |tx| store::apply_change(tx, id, None, Some(body.is_active))).await?;
     Ok(JsonOut(UserResult { success: true, user }))
 }
 
@@ -140,17 +95,7 @@ pub(crate) async fn remove(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
-    let name = state
-        .db
-        .write(move |tx| {
-            let user = find_user(tx, id)?.ok_or_else(|| ApiError::not_found("No such user."))?;
-            if user.role == "admin" && user.is_active && other_active_admins(tx, id)? == 0 {
-                return Err(ApiError::conflict(LAST_ADMIN));
-            }
-            tx.execute("DELETE FROM users WHERE id = ?1", [id])?;
-            Ok(user.username)
-        })
-        .await?;
+    let name = state.db.write(move |tx| store::delete_user(tx, id)).await?;
     tracing::info!("user {name} deleted");
     crate::commands::refresh_scores(&state).await?;
     state.stats_refresh.soon();

@@ -1,4 +1,5 @@
-//! The admin panel's backups: list, Backup Now, download. Admin only (the guard), and the
+//! The admin panel's backups: list, Backup Now, download an archive, download a copy of the live
+//! database. Admin only (the guard), and the
 //! shared same-origin rule for cookie-authenticated writes applies to Backup Now.
 
 use axum::Json as JsonOut;
@@ -101,10 +102,34 @@ pub(crate) async fn download(State(state): State<AppState>, Path(name): Path<Str
     let len = file.metadata().await.map_err(ApiError::internal)?.len();
     tracing::info!("backup {name} downloaded ({len} bytes)");
     let body = Body::from_stream(tokio_util::io::ReaderStream::with_capacity(file, 256 * 1024));
+    attachment(body, "application/x-tar", Some(len), &name)
+}
+
+/// Downloads a consistent copy of the live database.
+#[utoipa::path(get, path = "/api/admin/backup", tag = "admin", operation_id = "downloadBackup", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "A consistent copy of the SQLite database", content_type = "application/vnd.sqlite3", body = String,
+        headers(("Content-Disposition" = String, description = "attachment; filename=\"fanhub-YYYYmmdd-HHMMSS.db\"")))))]
+pub(crate) async fn download_database(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let tmp = state.data_dir.join(format!(".backup-{}.db", crate::tokens::random_hex(8)));
+    let db = state.db.clone();
+    let path = tmp.clone();
+    tokio::task::spawn_blocking(move || db.backup_to(&path)).await.map_err(ApiError::internal)??;
+    let bytes = tokio::fs::read(&tmp).await.map_err(ApiError::internal);
+    let _ = tokio::fs::remove_file(&tmp).await;
+    let bytes = bytes?;
+    let name = format!("fanhub-{}.db", jiff::Timestamp::now().strftime("%Y%m%d-%H%M%S"));
+    tracing::info!("database backup downloaded ({} bytes)", bytes.len());
+    attachment(Body::from(bytes), "application/vnd.sqlite3", None, &name)
+}
+
+/// A download answer: `body` as an attachment named `name`, never stored by caches.
+fn attachment(body: Body, content_type: &'static str, len: Option<u64>, name: &str) -> Result<Response, ApiError> {
     let mut res = Response::new(body);
     let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-tar"));
-    h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Some(len) = len {
+        h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    }
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     h.insert(
         header::CONTENT_DISPOSITION,

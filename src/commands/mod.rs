@@ -8,7 +8,6 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::content::{ContentError, bundled, parse_toml};
@@ -17,6 +16,9 @@ use crate::http::cached::{CachedJson, Caching};
 use crate::state::AppState;
 
 pub mod ratings;
+pub mod store;
+
+pub use store::load_scores;
 
 const FILE: &str = "data/commands.toml";
 pub const PERMISSIONS: [&str; 4] = ["OA", "OR", "UP", "NE"];
@@ -224,31 +226,9 @@ fn validate(commands: &[CommandDef]) -> Result<(), String> {
     Ok(())
 }
 
-/// Ratings and favorites per command, from the database.
-pub fn load_scores(conn: &Connection) -> Result<HashMap<u32, Score>, ApiError> {
-    let mut scores: HashMap<u32, Score> = HashMap::new();
-    let mut stmt =
-        conn.prepare_cached("SELECT command_id, AVG(rating), COUNT(*) FROM command_ratings GROUP BY command_id")?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, f64>(1)?, r.get::<_, u32>(2)?)))?;
-    for row in rows {
-        let (id, avg, count) = row?;
-        let s = scores.entry(id).or_default();
-        s.avg_rating = avg;
-        s.rating_count = count;
-    }
-    let mut stmt =
-        conn.prepare_cached("SELECT item_id, COUNT(*) FROM favorites WHERE item_type = 'command' GROUP BY item_id")?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, u32>(1)?)))?;
-    for row in rows {
-        let (id, count) = row?;
-        scores.entry(id).or_default().favorite_count = count;
-    }
-    Ok(scores)
-}
-
 /// Re-reads the scores and rebuilds the served lists (after a rating or favorite changes).
 pub async fn refresh_scores(state: &AppState) -> Result<(), ApiError> {
-    let scores = state.db.read(load_scores).await?;
+    let scores = state.db.read(store::load_scores).await?;
     state.commands.apply_scores(&scores);
     Ok(())
 }

@@ -5,12 +5,11 @@ use axum::Json as JsonOut;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::store;
 use crate::accounts::sessions::require_user;
-use crate::db::now_ms;
 use crate::error::ApiError;
 use crate::http::extract::{Json, Path, whole_number};
 use crate::state::AppState;
@@ -39,23 +38,6 @@ fn same_user(claimed: i64, signed_in: i64) -> Result<(), ApiError> {
     }
 }
 
-async fn favorites_of(state: &AppState, user_id: i64) -> Result<Vec<Favorite>, ApiError> {
-    state
-        .db
-        .read(move |c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT user_id, item_type, item_id FROM favorites WHERE user_id = ?1 ORDER BY created_at DESC",
-            )?;
-            let rows = stmt
-                .query_map([user_id], |r| {
-                    Ok(Favorite { user_id: r.get(0)?, item_type: r.get(1)?, item_id: r.get(2)? })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        })
-        .await
-}
-
 /// The signed-in user's favorites.
 #[utoipa::path(get, path = "/api/favorites", tag = "commands", operation_id = "listMyFavorites", security(("session" = [])),
     responses((status = 200, description = "Newest first", body = Vec<Favorite>), (status = 401, description = "Not signed in")))]
@@ -64,7 +46,7 @@ pub(crate) async fn list(
     headers: HeaderMap,
 ) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
     let user = require_user(&state.db, &headers).await?;
-    Ok(JsonOut(favorites_of(&state, user.id).await?))
+    Ok(JsonOut(state.db.read(move |c| store::favorites_of(c, user.id)).await?))
 }
 
 /// The same, addressed by user id (the app's query key carries it); only your own.
@@ -78,7 +60,7 @@ pub(crate) async fn list_for(
 ) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
     let user = require_user(&state.db, &headers).await?;
     same_user(user_id, user.id)?;
-    Ok(JsonOut(favorites_of(&state, user.id).await?))
+    Ok(JsonOut(state.db.read(move |c| store::favorites_of(c, user.id)).await?))
 }
 
 /// Add a command to your favorites.
@@ -98,17 +80,8 @@ pub(crate) async fn add(
     if !u32::try_from(body.item_id).is_ok_and(|id| state.commands.contains(id)) {
         return Err(ApiError::not_found("No such command."));
     }
-    let fav = body.clone();
-    state
-        .db
-        .write(move |tx| {
-            tx.execute(
-                "INSERT OR IGNORE INTO favorites (user_id, item_type, item_id, created_at) VALUES (?1, 'command', ?2, ?3)",
-                params![fav.user_id, fav.item_id, now_ms()],
-            )?;
-            Ok(())
-        })
-        .await?;
+    let (uid, command_id) = (body.user_id, body.item_id);
+    state.db.write(move |tx| store::add_favorite(tx, uid, command_id)).await?;
     super::refresh_scores(&state).await?;
     Ok((StatusCode::CREATED, JsonOut(body)).into_response())
 }
@@ -124,16 +97,7 @@ pub(crate) async fn remove(
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
     let user = require_user(&state.db, &headers).await?;
     same_user(user_id, user.id)?;
-    state
-        .db
-        .write(move |tx| {
-            tx.execute(
-                "DELETE FROM favorites WHERE user_id = ?1 AND item_type = 'command' AND item_id = ?2",
-                params![user_id, command_id],
-            )?;
-            Ok(())
-        })
-        .await?;
+    state.db.write(move |tx| store::remove_favorite(tx, user_id, command_id)).await?;
     super::refresh_scores(&state).await?;
     Ok(JsonOut(crate::http::Success::YES))
 }
@@ -177,19 +141,7 @@ pub(crate) async fn rate(
         return Err(ApiError::not_found("No such command."));
     }
     let (uid, rating) = (user.id, body.rating);
-    let (avg, count) = state
-        .db
-        .write(move |tx| {
-            tx.execute(
-                "INSERT INTO command_ratings (user_id, command_id, rating, updated_at) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT(user_id, command_id) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at",
-                params![uid, command_id, rating, now_ms()],
-            )?;
-            Ok(tx.query_row("SELECT AVG(rating), COUNT(*) FROM command_ratings WHERE command_id = ?1", [command_id], |r| {
-                Ok((r.get::<_, f64>(0)?, r.get::<_, i64>(1)?))
-            })?)
-        })
-        .await?;
+    let (avg, count) = state.db.write(move |tx| store::rate(tx, uid, command_id, rating)).await?;
     super::refresh_scores(&state).await?;
     Ok(JsonOut(RatingResult { success: true, avg_rating: (avg * 100.0).round() / 100.0, rating_count: count }))
 }

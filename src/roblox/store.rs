@@ -1,6 +1,8 @@
 //! The Roblox tables (migration 0005): the persisted lookup cache, `players`, and the badge
 //! monitor's figures and snapshots.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::classify::{day_of, era_of};
@@ -104,31 +106,163 @@ pub fn upsert_player(tx: &Transaction, p: &PlayerRow) -> Result<(), ApiError> {
     Ok(())
 }
 
+const PLAYER_COLUMNS: &str = "p.user_id, p.username, p.display_name, p.verified, p.banned, p.created, p.generation,
+    p.classification, p.is_newgen, p.is_veteran, p.elc_count, p.confidence, p.checked_at";
+
+/// The one row mapper of `players` (read as `players p` with `PLAYER_COLUMNS`).
+fn player_from_row(r: &rusqlite::Row) -> rusqlite::Result<PlayerRow> {
+    Ok(PlayerRow {
+        user_id: r.get::<_, i64>(0)? as u64,
+        username: r.get(1)?,
+        display_name: r.get(2)?,
+        verified: r.get(3)?,
+        banned: r.get(4)?,
+        created: r.get(5)?,
+        generation: r.get(6)?,
+        classification: r.get(7)?,
+        is_newgen: r.get(8)?,
+        is_veteran: r.get(9)?,
+        elc_count: r.get(10)?,
+        confidence: r.get(11)?,
+        checked_at: r.get(12)?,
+    })
+}
+
 pub fn player(conn: &Connection, user_id: u64) -> Result<Option<PlayerRow>, ApiError> {
     Ok(conn
         .query_row(
-            "SELECT user_id, username, display_name, verified, banned, created, generation, classification,
-                is_newgen, is_veteran, elc_count, confidence, checked_at FROM players WHERE user_id = ?1",
+            &format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.user_id = ?1"),
             [user_id as i64],
-            |r| {
-                Ok(PlayerRow {
-                    user_id: r.get::<_, i64>(0)? as u64,
-                    username: r.get(1)?,
-                    display_name: r.get(2)?,
-                    verified: r.get(3)?,
-                    banned: r.get(4)?,
-                    created: r.get(5)?,
-                    generation: r.get(6)?,
-                    classification: r.get(7)?,
-                    is_newgen: r.get(8)?,
-                    is_veteran: r.get(9)?,
-                    elc_count: r.get(10)?,
-                    confidence: r.get(11)?,
-                    checked_at: r.get(12)?,
-                })
-            },
+            player_from_row,
         )
         .optional()?)
+}
+
+/// How a ranking of stored players is ordered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Sort {
+    /// Most ELC badges first, then the oldest account.
+    Elc,
+    /// Oldest account first.
+    Oldest,
+    /// Newest account first.
+    Newest,
+    /// Most recently checked first.
+    Recent,
+}
+
+impl Sort {
+    pub const NAMES: [&'static str; 4] = ["elc", "oldest", "newest", "recent"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "elc" => Some(Self::Elc),
+            "oldest" => Some(Self::Oldest),
+            "newest" => Some(Self::Newest),
+            "recent" => Some(Self::Recent),
+            _ => None,
+        }
+    }
+
+    /// The order, as it reads on `players p`. Each is an index's order (players_generation,
+    /// players_elc, players_created, players_checked and their generation twins), ending in the
+    /// rowid so pages never overlap.
+    fn order_by(self) -> &'static str {
+        match self {
+            // NULL (award dates unknown) sorts last in DESC.
+            Self::Elc => "p.elc_count DESC, p.created ASC, p.user_id ASC",
+            Self::Oldest => "p.created ASC, p.user_id ASC",
+            Self::Newest => "p.created DESC, p.user_id DESC",
+            Self::Recent => "p.checked_at DESC, p.user_id DESC",
+        }
+    }
+}
+
+/// A number that changes with every write to players, group members or scans (triggers of
+/// migration 0011): a page made at one version is current while the version stays.
+pub fn ranking_version(conn: &Connection) -> Result<i64, ApiError> {
+    Ok(conn.prepare_cached("SELECT version FROM ranking_version WHERE id = 1")?.query_row([], |r| r.get(0))?)
+}
+
+/// How many players are stored, of one generation or of all (kept by triggers, see migration 0009).
+pub fn player_count(conn: &Connection, generation: Option<&str>) -> Result<u64, ApiError> {
+    let n: i64 = conn
+        .prepare_cached("SELECT COALESCE(SUM(players), 0) FROM player_counts WHERE ?1 IS NULL OR generation = ?1")?
+        .query_row([generation], |r| r.get(0))?;
+    Ok(n.max(0) as u64)
+}
+
+/// One page of all stored players in `sort`'s order, optionally of one generation. The page's
+/// user ids are read from the order's index alone and only then joined to their rows, so a deep
+/// page skips index entries, not table rows.
+pub fn players_page(
+    conn: &Connection,
+    generation: Option<&str>,
+    sort: Sort,
+    offset: u64,
+    limit: u32,
+) -> Result<Vec<PlayerRow>, ApiError> {
+    let filter = if generation.is_some() { "p.generation = ?3" } else { "?3 IS NULL" };
+    let order = sort.order_by();
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {PLAYER_COLUMNS} FROM (SELECT p.user_id FROM players p WHERE {filter} ORDER BY {order} LIMIT ?1 OFFSET ?2) page
+         JOIN players p ON p.user_id = page.user_id ORDER BY {order}"
+    ))?;
+    let rows = stmt.query_map(params![limit, offset as i64, generation], player_from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Every user id of one ranking (of one generation or all) in its order, read from the order's
+/// index alone. A deep page is then a slice of it instead of an index walk of `offset` entries.
+pub fn ranking_ids(conn: &Connection, generation: Option<&str>, sort: Sort) -> Result<Vec<i64>, ApiError> {
+    let filter = if generation.is_some() { "p.generation = ?1" } else { "?1 IS NULL" };
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT p.user_id FROM players p WHERE {filter} ORDER BY {}", sort.order_by()))?;
+    let ids = stmt.query_map([generation], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    Ok(ids)
+}
+
+/// How many ids `players_by_id` takes at once: a page.
+pub const PLAYERS_BY_ID: usize = 100;
+
+/// The stored players among these ids (at most `PLAYERS_BY_ID`), by user id. One statement for
+/// any page: its places hold the ids, NULL where a page is shorter.
+pub fn players_by_id(conn: &Connection, ids: &[i64]) -> Result<HashMap<u64, PlayerRow>, ApiError> {
+    assert!(ids.len() <= PLAYERS_BY_ID, "a page is at most {PLAYERS_BY_ID} players");
+    let places = (1..=PLAYERS_BY_ID).map(|i| format!("?{i}")).collect::<Vec<_>>().join(",");
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.user_id IN ({places})"))?;
+    let values = (0..PLAYERS_BY_ID).map(|i| ids.get(i).copied());
+    let found = stmt
+        .query_map(rusqlite::params_from_iter(values), player_from_row)?
+        .map(|p| p.map(|p| (p.user_id, p)))
+        .collect::<Result<_, _>>()?;
+    Ok(found)
+}
+
+/// `%`, `_` and `\` taken literally in a LIKE pattern (with `ESCAPE '\'`).
+pub fn like_prefix(q: &str) -> String {
+    let mut out = String::with_capacity(q.len() + 1);
+    for c in q.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('%');
+    out
+}
+
+/// Stored players whose username or display name starts with `q` (case-insensitive), the
+/// shortest username first.
+pub fn search_players(conn: &Connection, q: &str, limit: u32) -> Result<Vec<PlayerRow>, ApiError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {PLAYER_COLUMNS} FROM players p
+         WHERE p.username LIKE ?1 ESCAPE '\\' OR p.display_name LIKE ?1 ESCAPE '\\'
+         ORDER BY length(p.username), p.username LIMIT ?2"
+    ))?;
+    let rows = stmt.query_map(params![like_prefix(q), limit], player_from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// Rewrites stored players whose `generation` is not a generation code (rows stored when the

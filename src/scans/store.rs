@@ -9,6 +9,8 @@ use utoipa::ToSchema;
 
 use crate::error::ApiError;
 use crate::roblox::settings::{Classification, GenerationCode};
+use crate::roblox::store::{self as roblox_store, PlayerRow, like_prefix};
+pub use crate::roblox::store::{Sort, player_count, ranking_ids, ranking_version};
 
 pub const LIVE_STATES: [&str; 2] = ["queued", "running"];
 
@@ -298,86 +300,31 @@ pub fn label_generations(players: &mut [PlayerEntry], rules: &Classification) {
     }
 }
 
-const PLAYER_COLUMNS: &str = "p.user_id, p.username, p.display_name, p.verified, p.created, p.generation,
-    p.classification, p.is_veteran, p.is_newgen, p.elc_count, p.confidence, p.checked_at";
-
-fn player_entry(r: &rusqlite::Row, rank: u64, with_role: bool) -> rusqlite::Result<PlayerEntry> {
-    Ok(PlayerEntry {
-        rank,
-        user_id: r.get::<_, i64>(0)? as u64,
-        username: r.get(1)?,
-        display_name: r.get(2)?,
-        verified: r.get(3)?,
-        created: r.get(4)?,
-        generation: r.get(5)?,
-        generation_label: String::new(),
-        classification: r.get(6)?,
-        is_veteran: r.get(7)?,
-        is_newgen: r.get(8)?,
-        elc_count: r.get(9)?,
-        confidence: r.get(10)?,
-        checked_at: crate::db::rfc3339(r.get(11)?),
-        role_name: if with_role { r.get(12)? } else { None },
-    })
-}
-
-/// How a leaderboard is ordered.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Sort {
-    /// Most ELC badges first, then the oldest account.
-    Elc,
-    /// Oldest account first.
-    Oldest,
-    /// Newest account first.
-    Newest,
-    /// Most recently checked first.
-    Recent,
-}
-
-impl Sort {
-    pub const NAMES: [&'static str; 4] = ["elc", "oldest", "newest", "recent"];
-
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "elc" => Some(Self::Elc),
-            "oldest" => Some(Self::Oldest),
-            "newest" => Some(Self::Newest),
-            "recent" => Some(Self::Recent),
-            _ => None,
-        }
-    }
-
-    /// The order, as it reads on `players p`. Each is an index's order (players_generation,
-    /// players_elc, players_created, players_checked and their generation twins), ending in the
-    /// rowid so pages never overlap.
-    fn order_by(self) -> &'static str {
-        match self {
-            // NULL (award dates unknown) sorts last in DESC.
-            Self::Elc => "p.elc_count DESC, p.created ASC, p.user_id ASC",
-            Self::Oldest => "p.created ASC, p.user_id ASC",
-            Self::Newest => "p.created DESC, p.user_id DESC",
-            Self::Recent => "p.checked_at DESC, p.user_id DESC",
+impl PlayerEntry {
+    /// A stored player at `rank`, with their role when the list is a group's.
+    fn of(p: PlayerRow, rank: u64, role_name: Option<String>) -> Self {
+        Self {
+            rank,
+            user_id: p.user_id,
+            username: p.username,
+            display_name: p.display_name,
+            verified: p.verified,
+            created: p.created,
+            generation: p.generation,
+            generation_label: String::new(),
+            classification: p.classification,
+            is_veteran: p.is_veteran,
+            is_newgen: p.is_newgen,
+            elc_count: p.elc_count,
+            confidence: p.confidence,
+            checked_at: crate::db::rfc3339(p.checked_at),
+            role_name,
         }
     }
 }
 
-/// A number that changes with every write to players, group members or scans (triggers of
-/// migration 0011): a page made at one version is current while the version stays.
-pub fn ranking_version(conn: &Connection) -> Result<i64, ApiError> {
-    Ok(conn.prepare_cached("SELECT version FROM ranking_version WHERE id = 1")?.query_row([], |r| r.get(0))?)
-}
-
-/// How many players are stored, of one generation or of all (kept by triggers, see migration 0009).
-pub fn player_count(conn: &Connection, generation: Option<&str>) -> Result<u64, ApiError> {
-    let n: i64 = conn
-        .prepare_cached("SELECT COALESCE(SUM(players), 0) FROM player_counts WHERE ?1 IS NULL OR generation = ?1")?
-        .query_row([generation], |r| r.get(0))?;
-    Ok(n.max(0) as u64)
-}
-
-/// One page of all stored players, optionally of one generation. The page's user ids are read from
-/// the order's index alone and only then joined to their rows, so a deep page skips index
-/// entries, not table rows.
+/// One page of all stored players, optionally of one generation, ranked from `offset + 1`, and
+/// how many there are.
 pub fn leaderboard(
     conn: &Connection,
     generation: Option<&str>,
@@ -386,61 +333,19 @@ pub fn leaderboard(
     limit: u32,
 ) -> Result<(Vec<PlayerEntry>, u64), ApiError> {
     let total = player_count(conn, generation)?;
-    let filter = if generation.is_some() { "p.generation = ?3" } else { "?3 IS NULL" };
-    let order = sort.order_by();
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {PLAYER_COLUMNS} FROM (SELECT p.user_id FROM players p WHERE {filter} ORDER BY {order} LIMIT ?1 OFFSET ?2) page
-         JOIN players p ON p.user_id = page.user_id ORDER BY {order}"
-    ))?;
-    let mut rank = offset;
-    let rows = stmt.query_map(params![limit, offset as i64, generation], |r| {
-        rank += 1;
-        player_entry(r, rank, false)
-    })?;
-    Ok((rows.collect::<Result<_, _>>()?, total))
-}
-
-/// Every user id of one ranking (of one generation or all) in its order, read from the order's
-/// index alone. A deep page is then a slice of it instead of an index walk of `offset` entries.
-pub fn ranking_ids(conn: &Connection, generation: Option<&str>, sort: Sort) -> Result<Vec<i64>, ApiError> {
-    let filter = if generation.is_some() { "p.generation = ?1" } else { "?1 IS NULL" };
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT p.user_id FROM players p WHERE {filter} ORDER BY {}", sort.order_by()))?;
-    let ids = stmt.query_map([generation], |r| r.get(0))?.collect::<Result<_, _>>()?;
-    Ok(ids)
+    let rows = roblox_store::players_page(conn, generation, sort, offset, limit)?;
+    let players = rows.into_iter().zip(offset + 1..).map(|(p, rank)| PlayerEntry::of(p, rank, None)).collect();
+    Ok((players, total))
 }
 
 /// The players with these ids (at most a page of 100), in this order, ranked from `first_rank`
 /// (ids no longer stored are skipped).
 pub fn players_in_order(conn: &Connection, ids: &[i64], first_rank: u64) -> Result<Vec<PlayerEntry>, ApiError> {
-    entries_in_order(conn, &format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.user_id IN"), None, ids, first_rank)
-}
-
-/// The rows `select` (ending in `user_id IN`) finds for these ids, put in the ids' order. One
-/// statement for a page: its 100 places hold the ids, NULL where a page is shorter; `extra` is
-/// bound as ?101.
-fn entries_in_order(
-    conn: &Connection,
-    select: &str,
-    extra: Option<i64>,
-    ids: &[i64],
-    first_rank: u64,
-) -> Result<Vec<PlayerEntry>, ApiError> {
-    const PLACES: usize = 100;
-    assert!(ids.len() <= PLACES, "a page is at most {PLACES} players");
-    let places = (1..=PLACES).map(|i| format!("?{i}")).collect::<Vec<_>>().join(",");
-    let mut stmt = conn.prepare_cached(&format!("{select} ({places})"))?;
-    let with_role = extra.is_some();
-    let values = (0..PLACES).map(|i| ids.get(i).copied()).chain(extra.map(Some));
-    let mut found: HashMap<u64, PlayerEntry> = stmt
-        .query_map(rusqlite::params_from_iter(values), |r| player_entry(r, 0, with_role))?
-        .map(|p| p.map(|p| (p.user_id, p)))
-        .collect::<Result<_, _>>()?;
+    let mut found = roblox_store::players_by_id(conn, ids)?;
     let mut players = Vec::with_capacity(ids.len());
     for (i, id) in ids.iter().enumerate() {
-        if let Some(mut p) = found.remove(&(*id as u64)) {
-            p.rank = first_rank + i as u64;
-            players.push(p);
+        if let Some(p) = found.remove(&(*id as u64)) {
+            players.push(PlayerEntry::of(p, first_rank + i as u64, None));
         }
     }
     Ok(players)
@@ -458,18 +363,39 @@ pub fn group_ranking_ids(conn: &Connection, group_id: u64) -> Result<Vec<i64>, A
     Ok(ids)
 }
 
-/// These members of a group with their role, in this order, ranked from `first_rank`.
+/// These members of a group with their role, in this order, ranked from `first_rank` (ids no
+/// longer stored, or no longer members, are skipped).
 pub fn group_members_in_order(
     conn: &Connection,
     group_id: u64,
     ids: &[i64],
     first_rank: u64,
 ) -> Result<Vec<PlayerEntry>, ApiError> {
-    let select = format!(
-        "SELECT {PLAYER_COLUMNS}, m.role_name FROM group_members m JOIN players p ON p.user_id = m.user_id
-         WHERE m.group_id = ?101 AND m.user_id IN"
-    );
-    entries_in_order(conn, &select, Some(group_id as i64), ids, first_rank)
+    let mut found = roblox_store::players_by_id(conn, ids)?;
+    let mut roles = member_roles(conn, group_id, ids)?;
+    let mut players = Vec::with_capacity(ids.len());
+    for (i, id) in ids.iter().enumerate() {
+        if let (Some(role_name), Some(p)) = (roles.remove(id), found.remove(&(*id as u64))) {
+            players.push(PlayerEntry::of(p, first_rank + i as u64, role_name));
+        }
+    }
+    Ok(players)
+}
+
+/// The role of each of these ids (a page at most) that is a member of the group. One statement
+/// for any page, as `players_by_id`.
+fn member_roles(conn: &Connection, group_id: u64, ids: &[i64]) -> Result<HashMap<i64, Option<String>>, ApiError> {
+    const PLACES: usize = roblox_store::PLAYERS_BY_ID;
+    assert!(ids.len() <= PLACES, "a page is at most {PLACES} players");
+    let places = (1..=PLACES).map(|i| format!("?{i}")).collect::<Vec<_>>().join(",");
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT m.user_id, m.role_name FROM group_members m WHERE m.group_id = ?101 AND m.user_id IN ({places})"
+    ))?;
+    let values = (0..PLACES).map(|i| ids.get(i).copied()).chain([Some(group_id as i64)]);
+    let roles = stmt
+        .query_map(rusqlite::params_from_iter(values), |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(roles)
 }
 
 /// A scanned group's summary for `all-group-leaderboards` and search.
@@ -516,32 +442,10 @@ pub fn group_summaries(conn: &Connection, offset: u64, limit: u32) -> Result<(Ve
     Ok((rows.collect::<Result<_, _>>()?, total as u64))
 }
 
-/// `%`, `_` and `\` taken literally in a LIKE pattern (with `ESCAPE '\'`).
-fn like_prefix(q: &str) -> String {
-    let mut out = String::with_capacity(q.len() + 1);
-    for c in q.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('%');
-    out
-}
-
 /// Stored players whose username or display name starts with `q` (case-insensitive).
 pub fn search_players(conn: &Connection, q: &str, limit: u32) -> Result<Vec<PlayerEntry>, ApiError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {PLAYER_COLUMNS} FROM players p
-         WHERE p.username LIKE ?1 ESCAPE '\\' OR p.display_name LIKE ?1 ESCAPE '\\'
-         ORDER BY length(p.username), p.username LIMIT ?2"
-    ))?;
-    let mut rank = 0;
-    let rows = stmt.query_map(params![like_prefix(q), limit], |r| {
-        rank += 1;
-        player_entry(r, rank, false)
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let rows = roblox_store::search_players(conn, q, limit)?;
+    Ok(rows.into_iter().zip(1..).map(|(p, rank)| PlayerEntry::of(p, rank, None)).collect())
 }
 
 /// Scanned groups whose name contains `q`, or whose id is `q`.

@@ -87,12 +87,10 @@ pub(crate) async fn record_pageview(
 }
 
 pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, ApiError> {
-    let users: i64 = conn.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
-    let monthly_visitors: i64 =
-        conn.query_row("SELECT COUNT(*) FROM monthly_visitors WHERE month = ?1", [month_key()], |r| r.get(0))?;
-    let page_views: i64 = conn.query_row("SELECT COALESCE(SUM(views), 0) FROM page_views", [], |r| r.get(0))?;
-    let (rating_count, average): (i64, Option<f64>) =
-        conn.query_row("SELECT COUNT(*), AVG(rating) FROM command_ratings", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let users = crate::accounts::store::count_users(conn)?;
+    let monthly_visitors = store::monthly_visitors(conn, &month_key())?;
+    let page_views = store::total_page_views(conn)?;
+    let (rating_count, average) = crate::commands::store::rating_summary(conn)?;
     Ok(PublicStats {
         users,
         monthly_visitors,
@@ -129,7 +127,7 @@ pub async fn flush_and_refresh(state: &AppState) -> Result<(), ApiError> {
     let stats = state
         .db
         .write(move |tx| {
-            visits::persist(tx, &pending)?;
+            store::persist_visits(tx, &pending)?;
             query_public(tx, &s)
         })
         .await?;

@@ -1,12 +1,71 @@
-//! The SQL behind the analytics figures: page views and unique visitors per UTC day and per route.
+//! The SQL of visit counting and the analytics figures: page views and unique visitors per UTC
+//! day, month and route, and the monthly visitor salt.
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::visits::Pending;
 use crate::error::ApiError;
+
+/// The visitor salt of `month` (YYYY-MM), if one was saved.
+pub fn salt(conn: &Connection, month: &str) -> Result<Option<Vec<u8>>, ApiError> {
+    Ok(conn.query_row("SELECT salt FROM visitor_salts WHERE month = ?1", [month], |r| r.get(0)).optional()?)
+}
+
+pub fn save_salt(conn: &Connection, month: &str, salt: &[u8; 32]) -> Result<(), ApiError> {
+    conn.execute("INSERT OR REPLACE INTO visitor_salts (month, salt) VALUES (?1, ?2)", params![month, salt.to_vec()])?;
+    Ok(())
+}
+
+/// Deletes the salts of every month but `month`.
+pub fn delete_salts_but(conn: &Connection, month: &str) -> Result<(), ApiError> {
+    conn.execute("DELETE FROM visitor_salts WHERE month <> ?1", [month])?;
+    Ok(())
+}
+
+/// Adds the counted views and visitors to the tables.
+pub fn persist_visits(conn: &Connection, pending: &Pending) -> Result<(), ApiError> {
+    let mut views = conn.prepare_cached(
+        "INSERT INTO page_views (day, views) VALUES (?1, ?2) ON CONFLICT(day) DO UPDATE SET views = views + excluded.views",
+    )?;
+    for (day, n) in &pending.views {
+        views.execute(params![day, n])?;
+    }
+    let mut visitors = conn.prepare_cached("INSERT OR IGNORE INTO monthly_visitors (month, hash) VALUES (?1, ?2)")?;
+    for (month, hash) in &pending.visitors {
+        visitors.execute(params![month, hash.to_vec()])?;
+    }
+    let mut routes = conn.prepare_cached(
+        "INSERT INTO route_views (day, route, views) VALUES (?1, ?2, ?3)
+         ON CONFLICT(day, route) DO UPDATE SET views = views + excluded.views",
+    )?;
+    for ((day, route), n) in &pending.route_views {
+        routes.execute(params![day, route, n])?;
+    }
+    let mut daily = conn.prepare_cached("INSERT OR IGNORE INTO daily_visitors (day, hash) VALUES (?1, ?2)")?;
+    for (day, hash) in &pending.daily_visitors {
+        daily.execute(params![day, hash.to_vec()])?;
+    }
+    Ok(())
+}
+
+/// Distinct visitors of `month` (YYYY-MM).
+pub fn monthly_visitors(conn: &Connection, month: &str) -> Result<i64, ApiError> {
+    Ok(conn.query_row("SELECT COUNT(*) FROM monthly_visitors WHERE month = ?1", [month], |r| r.get(0))?)
+}
+
+/// Every page view counted.
+pub fn total_page_views(conn: &Connection) -> Result<i64, ApiError> {
+    Ok(conn.query_row("SELECT COALESCE(SUM(views), 0) FROM page_views", [], |r| r.get(0))?)
+}
+
+/// The page views of one day (YYYY-MM-DD).
+pub fn page_views_on(conn: &Connection, day: &str) -> Result<i64, ApiError> {
+    Ok(conn.query_row("SELECT COALESCE(SUM(views), 0) FROM page_views WHERE day = ?1", [day], |r| r.get(0))?)
+}
 
 #[derive(Debug, Serialize, ToSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]

@@ -8,9 +8,10 @@ use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::Mutex;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
+use super::store;
 use crate::error::ApiError;
 use crate::ratelimit::{PerIp, RateKey};
 
@@ -52,10 +53,10 @@ impl VisitorsByAddress {
 
 #[derive(Default)]
 pub struct Pending {
-    views: HashMap<String, i64>,
-    route_views: HashMap<(String, &'static str), i64>,
-    visitors: HashSet<(String, [u8; 16])>,
-    daily_visitors: HashSet<(String, [u8; 16])>,
+    pub(super) views: HashMap<String, i64>,
+    pub(super) route_views: HashMap<(String, &'static str), i64>,
+    pub(super) visitors: HashSet<(String, [u8; 16])>,
+    pub(super) daily_visitors: HashSet<(String, [u8; 16])>,
 }
 
 pub struct Visits {
@@ -142,46 +143,16 @@ impl Visits {
 
 fn current_salt(conn: &Connection) -> Result<(String, [u8; 32]), ApiError> {
     let month = month_key();
-    let existing: Option<Vec<u8>> =
-        conn.query_row("SELECT salt FROM visitor_salts WHERE month = ?1", [&month], |r| r.get(0)).optional()?;
-    let salt: [u8; 32] = match existing.and_then(|v| v.try_into().ok()) {
+    let salt: [u8; 32] = match store::salt(conn, &month)?.and_then(|v| v.try_into().ok()) {
         Some(s) => s,
         None => {
             let s: [u8; 32] = rand::random();
-            conn.execute(
-                "INSERT OR REPLACE INTO visitor_salts (month, salt) VALUES (?1, ?2)",
-                params![month, s.to_vec()],
-            )?;
+            store::save_salt(conn, &month, &s)?;
             s
         }
     };
-    conn.execute("DELETE FROM visitor_salts WHERE month <> ?1", [&month])?;
+    store::delete_salts_but(conn, &month)?;
     Ok((month, salt))
-}
-
-pub fn persist(conn: &Connection, pending: &Pending) -> Result<(), ApiError> {
-    let mut views = conn.prepare_cached(
-        "INSERT INTO page_views (day, views) VALUES (?1, ?2) ON CONFLICT(day) DO UPDATE SET views = views + excluded.views",
-    )?;
-    for (day, n) in &pending.views {
-        views.execute(params![day, n])?;
-    }
-    let mut visitors = conn.prepare_cached("INSERT OR IGNORE INTO monthly_visitors (month, hash) VALUES (?1, ?2)")?;
-    for (month, hash) in &pending.visitors {
-        visitors.execute(params![month, hash.to_vec()])?;
-    }
-    let mut routes = conn.prepare_cached(
-        "INSERT INTO route_views (day, route, views) VALUES (?1, ?2, ?3)
-         ON CONFLICT(day, route) DO UPDATE SET views = views + excluded.views",
-    )?;
-    for ((day, route), n) in &pending.route_views {
-        routes.execute(params![day, route, n])?;
-    }
-    let mut daily = conn.prepare_cached("INSERT OR IGNORE INTO daily_visitors (day, hash) VALUES (?1, ?2)")?;
-    for (day, hash) in &pending.daily_visitors {
-        daily.execute(params![day, hash.to_vec()])?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -197,7 +168,7 @@ mod tests {
         v.record("/commands", ip, "Mozilla/5.0 Firefox").unwrap();
         v.record("/", "198.51.100.8".parse().unwrap(), "Mozilla/5.0 Firefox").unwrap();
         v.record("/", ip, "Googlebot/2.1").unwrap();
-        persist(&conn, &v.take_pending()).unwrap();
+        store::persist_visits(&conn, &v.take_pending()).unwrap();
         let visitors: i64 = conn.query_row("SELECT COUNT(*) FROM monthly_visitors", [], |r| r.get(0)).unwrap();
         let views: i64 = conn.query_row("SELECT SUM(views) FROM page_views", [], |r| r.get(0)).unwrap();
         assert_eq!((visitors, views), (2, 4));
@@ -220,7 +191,7 @@ mod tests {
         assert_eq!(refused.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
         assert!(refused.retry_after_secs.is_some());
         v.record("/", "198.51.100.9".parse().unwrap(), "Mozilla/5.0 Firefox").unwrap();
-        persist(&conn, &v.take_pending()).unwrap();
+        store::persist_visits(&conn, &v.take_pending()).unwrap();
         let visitors: i64 = conn.query_row("SELECT COUNT(*) FROM monthly_visitors", [], |r| r.get(0)).unwrap();
         let views: i64 = conn.query_row("SELECT SUM(views) FROM page_views", [], |r| r.get(0)).unwrap();
         assert_eq!((visitors, views), (VISITORS_PER_ADDRESS as i64 + 1, VIEWS_PER_MINUTE as i64 + 1));

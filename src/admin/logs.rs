@@ -1,0 +1,85 @@
+//! What the panel shows of the logs: sign-in attempts, the server's recent records, and the
+//! counts of errors and warnings.
+
+use axum::Json as JsonOut;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::accounts::{self, store::LoginLog};
+use crate::error::ApiError;
+use crate::http::extract::Query;
+use crate::logging::LogRecord;
+use crate::state::AppState;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PageQuery {
+    page: Option<i64>,
+    page_size: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginLogPage {
+    logs: Vec<LoginLog>,
+    page: i64,
+    page_size: i64,
+    total: i64,
+}
+
+/// Sign-in attempts, newest first, paged (pageSize 1-100, default 25).
+#[utoipa::path(get, path = "/api/admin/login-logs", tag = "admin", operation_id = "listLoginLogs", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    params(("page" = Option<i64>, Query, minimum = 1, description = "Default 1"), ("pageSize" = Option<i64>, Query, minimum = 1, maximum = 100, description = "Default 25")),
+    responses((status = 200, description = "One page", body = LoginLogPage), (status = 400, description = "Bad paging")))]
+pub(crate) async fn login_logs(
+    State(state): State<AppState>,
+    Query(q): Query<PageQuery>,
+) -> Result<JsonOut<LoginLogPage>, ApiError> {
+    let page = q.page.unwrap_or(1);
+    let page_size = q.page_size.unwrap_or(25);
+    if page < 1 || !(1..=100).contains(&page_size) {
+        return Err(ApiError::bad_request("page must be 1 or more and pageSize between 1 and 100."));
+    }
+    let result = state
+        .db
+        .read(move |c| {
+            let total = accounts::store::count_login_logs(c)?;
+            let logs = accounts::store::login_logs_page(c, page, page_size)?;
+            Ok(LoginLogPage { logs, page, page_size, total })
+        })
+        .await?;
+    Ok(JsonOut(result))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AppLogs {
+    logs: Vec<LogRecord>,
+}
+
+/// The server's recent log records (INFO and above), newest first.
+#[utoipa::path(get, path = "/api/admin/app-logs", tag = "admin", operation_id = "listAppLogs", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "Up to 200 records", body = AppLogs)))]
+pub(crate) async fn app_logs(State(state): State<AppState>) -> JsonOut<AppLogs> {
+    JsonOut(AppLogs { logs: state.logs.recent(200) })
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Exceptions {
+    errors: u64,
+    warnings: u64,
+    info: u64,
+    recent: Vec<LogRecord>,
+}
+
+/// Counts of errors, warnings and info records since start, with the recent problems. Every
+/// failed call to Roblox, Discord or the language model counts as a warning, also those held
+/// back from the log while the same service keeps failing (one line a minute sums them up).
+#[utoipa::path(get, path = "/api/admin/exceptions", tag = "admin", operation_id = "getExceptions", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
+    responses((status = 200, description = "Counts and up to 50 recent warnings and errors", body = Exceptions)))]
+pub(crate) async fn exceptions(State(state): State<AppState>) -> JsonOut<Exceptions> {
+    let counts = state.logs.counts();
+    let warnings = counts.warnings + state.jobs.upstream_warnings_held_back();
+    let recent = state.logs.recent(500).into_iter().filter(|r| r.level != "INFO").take(50).collect();
+    JsonOut(Exceptions { errors: counts.errors, warnings, info: counts.info, recent })
+}
