@@ -188,7 +188,7 @@ fn run_admin_key(options: &Options, name: &str) -> Result<(), StartError> {
         }
     };
     let key = db
-        .write_blocking(|tx| crate::admin::keys::create(tx, name, "cli", None))
+        .write_blocking(|tx| crate::accounts::admin_keys::store::create(tx, name, "cli", None))
         .map_err(|e| StartError(format!("cannot create the key: {}", e.internal.unwrap_or(e.body.error))))?;
     println!("{key}");
     eprintln!("This admin key is shown once. Open /admin and enter it, or send it as the X-Admin-Key header.");

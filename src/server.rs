@@ -216,7 +216,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             tick.tick().await;
             let pruned = maintenance_state
                 .db
-                .write(|tx| Ok(crate::admin::keys::prune_expired(tx)? + crate::admin::keys::prune_login_logs(tx)?))
+                .write(|tx| Ok(crate::accounts::admin_keys::store::prune_expired(tx)? + crate::accounts::store::prune_login_logs(tx)?))
                 .await;
             match maintenance_job.report(pruned) {
                 Ok(0) => {}

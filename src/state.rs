@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::accounts::password::Hasher;
-use crate::admin::keys::Challenges;
+use crate::accounts::admin_keys::Challenges;
 use crate::commands::Catalog;
 use crate::config::{Options, Secrets};
 use crate::db::Db;

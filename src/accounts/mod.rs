@@ -1,5 +1,7 @@
 //! Accounts: registration, sign-in with a session cookie, sign-out, the current user.
 
+pub mod admin_keys;
+pub mod guard;
 pub mod password;
 pub mod sessions;
 pub mod store;
@@ -239,7 +241,7 @@ pub(crate) async fn logout(
     let mut res = axum::Json(crate::http::Success::YES).into_response();
     cookies::clear(res.headers_mut(), SESSION_COOKIE, client.https);
     cookies::clear(res.headers_mut(), cookies::USER_HINT, client.https);
-    crate::admin::access::end_admin_sessions(&state, &headers, res.headers_mut(), client.https).await?;
+    admin_keys::end_admin_sessions(&state.db, &headers, res.headers_mut(), client.https).await?;
     Ok(res)
 }
 

@@ -8,8 +8,8 @@ use axum::{Extension, Json as JsonOut};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::guard::Admin;
-use super::keys::{self, ADMIN_COOKIE, ADMIN_SESSION_SECS, KeyRecord};
+use crate::accounts::admin_keys::{ADMIN_COOKIE, ADMIN_SESSION_SECS, KeyRecord, store as keys};
+use crate::accounts::guard::Admin;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::http::extract::{Json, Path};
@@ -62,23 +62,6 @@ pub(crate) async fn verify_key(
     Ok(res)
 }
 
-/// Ends the admin sessions the request's cookies name (their rows are deleted, so a copy of the
-/// cookie is refused from now on) and clears the admin cookies from the browser.
-pub async fn end_admin_sessions(
-    state: &AppState,
-    headers: &HeaderMap,
-    res: &mut HeaderMap,
-    secure: bool,
-) -> Result<(), ApiError> {
-    let tokens = cookies::get_all(headers, ADMIN_COOKIE);
-    if !tokens.is_empty() {
-        state.db.write(move |tx| tokens.iter().try_for_each(|token| keys::delete_session(tx, token))).await?;
-    }
-    cookies::clear(res, ADMIN_COOKIE, secure);
-    cookies::clear(res, cookies::ADMIN_HINT, secure);
-    Ok(())
-}
-
 /// Sign out of the admin panel: ends this browser's admin session (other admin sessions stay).
 #[utoipa::path(post, path = "/api/admin/logout", tag = "admin", operation_id = "adminLogout", security(("adminSession" = []), ()),
     responses((status = 200, description = "Signed out; clears the fanhub_admin cookie (also when there was no session)", body = crate::http::Success),
@@ -89,7 +72,7 @@ pub(crate) async fn logout(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let mut res = JsonOut(crate::http::Success::YES).into_response();
-    end_admin_sessions(&state, &headers, res.headers_mut(), client.https).await?;
+    crate::accounts::admin_keys::end_admin_sessions(&state.db, &headers, res.headers_mut(), client.https).await?;
     tracing::info!("admin session closed from {}", client.ip);
     Ok(res)
 }
@@ -97,7 +80,7 @@ pub(crate) async fn logout(
 #[derive(Serialize, ToSchema)]
 pub struct CheckKey {
     admin: bool,
-    via: super::guard::AdminVia,
+    via: crate::accounts::guard::AdminVia,
 }
 
 /// Whether this request is an admin's (and how); 401 otherwise.

@@ -1,11 +1,9 @@
 //! The admin panel's API. Access (keys, sessions, the phrase and direct-key flows) is open to
-//! anyone who can pass it; everything else sits behind `guard::require_admin`.
+//! anyone who can pass it; everything else sits behind `crate::accounts::guard::require_admin`.
 
 pub mod access;
 pub mod database;
-pub mod guard;
 pub mod health;
-pub mod keys;
 pub mod logs;
 pub mod settings;
 pub mod stats;
@@ -43,7 +41,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/abuse-reports/{id}", patch(crate::scans::admin::update_report))
         .route("/api/admin/scans/{id}/cancel", post(crate::scans::admin::cancel_scan))
         .route("/api/admin/scans/{id}/resume", post(crate::scans::admin::resume_scan))
-        .route_layer(from_fn_with_state(state.db.clone(), guard::require_admin));
+        .route_layer(from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin));
     Router::new()
         .route("/api/admin/verify-key", post(access::verify_key))
         .route("/api/admin/logout", post(access::logout))

@@ -100,7 +100,7 @@ fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::B
 #[utoipa::path(post, path = "/api/admin/clear-cache", tag = "admin", operation_id = "clearCache", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "What was rebuilt and removed", body = CacheCleared)))]
 pub(crate) async fn clear_cache(State(state): State<AppState>) -> Result<JsonOut<CacheCleared>, ApiError> {
-    let expired = state.db.write(|tx| super::keys::prune_expired(tx)).await?;
+    let expired = state.db.write(|tx| crate::accounts::admin_keys::store::prune_expired(tx)).await?;
     let challenges = state.challenges.prune();
     state.auth_limiter.forget_idle();
     state.login_throttle.forget_idle();

@@ -62,7 +62,7 @@ pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<Admin
         .db
         .read(move |c| {
             let now = now_ms();
-            let last_access = super::keys::last_access(c)?;
+            let last_access = crate::accounts::admin_keys::store::last_access(c)?;
             // The same rows scan-status reads: processed/total summed over live scans.
             let scans = crate::scans::store::dashboard(c)?;
             Ok(AdminStats {
@@ -70,7 +70,7 @@ pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<Admin
                 new_users_today: accounts::store::count_users_since(c, start_of_today_ms())?,
                 page_views: crate::stats::store::total_page_views(c)?,
                 page_views_today: crate::stats::store::page_views_on(c, &today_key())?,
-                admin_sessions: super::keys::live_sessions(c, now)?,
+                admin_sessions: crate::accounts::admin_keys::store::live_sessions(c, now)?,
                 last_admin_access: last_access.map(rfc3339),
                 started_at: started.to_string(),
                 uptime_seconds: (now - started.as_millisecond()) / 1000,

@@ -22,7 +22,7 @@ pub fn router(state: AppState) -> Router<AppState> {
     Router::new()
         .route("/api/admin/backups", get(list).post(create))
         .route("/api/admin/backups/{name}", get(download))
-        .route_layer(from_fn_with_state(state.db.clone(), crate::admin::guard::require_admin))
+        .route_layer(from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -215,7 +215,7 @@ pub(crate) async fn get_metrics(
             return Err(ApiError::unauthorized("Metrics need an admin key.")
                 .with_message("Send X-Admin-Key, or add this address to --metrics-allow."));
         }
-        match crate::admin::guard::resolve(&state.db, &headers, &client).await? {
+        match crate::accounts::guard::resolve(&state.db, &headers, &client).await? {
             Some(_) => {}
             None => return Err(ApiError::unauthorized("Invalid admin key")),
         }

@@ -1,10 +1,6 @@
-//! Admin keys and admin sessions. A key is `fha_` + 160 random bits, shown once; the database
-//! keeps its SHA-256 and a 12-character display prefix. A key may be bound to one IP.
+//! The `admin_keys` and `admin_sessions` tables.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -140,67 +136,9 @@ pub fn prune_expired(conn: &Connection) -> Result<usize, ApiError> {
     Ok(a + b)
 }
 
-/// Deletes login log rows older than `accounts::store::LOGIN_LOG_DAYS`.
-pub fn prune_login_logs(conn: &Connection) -> Result<usize, ApiError> {
-    crate::accounts::store::prune_login_logs(conn)
-}
-
-pub const CHALLENGE_TTL: Duration = Duration::from_secs(5 * 60);
-
-/// Challenges of the secret-phrase flow: single use, five minutes, bound to the asking IP.
-/// Kept in memory: a restart simply asks the operator to start the three steps again.
-#[derive(Default)]
-pub struct Challenges {
-    open: Mutex<HashMap<String, (IpAddr, Instant)>>,
-}
-
-impl Challenges {
-    pub fn issue(&self, ip: IpAddr) -> String {
-        let challenge = format!("fanhub-challenge-{}", random_hex(16));
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        open.retain(|_, (_, at)| at.elapsed() < CHALLENGE_TTL);
-        open.insert(hex::encode(sha256(&challenge)), (ip, Instant::now()));
-        challenge
-    }
-
-    /// Uses up the challenge; it must be live and belong to `ip`.
-    pub fn redeem(&self, challenge: &str, ip: IpAddr) -> Result<(), ApiError> {
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        let Some((owner, at)) = open.remove(&hex::encode(sha256(challenge.trim()))) else {
-            return Err(ApiError::forbidden("This challenge is not valid. It may have expired or been used already."));
-        };
-        if at.elapsed() >= CHALLENGE_TTL {
-            return Err(ApiError::forbidden("This challenge has expired. Generate a new one."));
-        }
-        if owner != ip {
-            return Err(ApiError::forbidden("This challenge belongs to another IP address."));
-        }
-        Ok(())
-    }
-
-    pub fn prune(&self) -> usize {
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        let before = open.len();
-        open.retain(|_, (_, at)| at.elapsed() < CHALLENGE_TTL);
-        before - open.len()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn challenges_are_single_use_and_ip_bound() {
-        let c = Challenges::default();
-        let a: IpAddr = "192.0.2.1".parse().unwrap();
-        let b: IpAddr = "192.0.2.2".parse().unwrap();
-        let ch = c.issue(a);
-        assert!(c.redeem(&ch, b).is_err());
-        let ch = c.issue(a);
-        c.redeem(&ch, a).unwrap();
-        assert!(c.redeem(&ch, a).is_err(), "reuse must fail");
-    }
 
     #[test]
     fn keys_are_stored_hashed_with_a_prefix() {

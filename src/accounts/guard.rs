@@ -7,11 +7,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use super::keys::{self, ADMIN_COOKIE, KeyRecord};
+use super::admin_keys::{ADMIN_COOKIE, KeyRecord, store as keys};
+use crate::db::Db;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::http::cookies;
-use crate::db::Db;
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
