@@ -19,14 +19,14 @@ pub fn router(state: AppState) -> Router {
     // Large, rarely fetched lists are compressed per response; polled bodies are tiny.
     let content = Router::new()
         .merge(site::router())
-        .merge(commands::router())
+        .merge(commands::router(commands::CommandsState { db: state.db.clone(), commands: state.commands.clone() }))
         .merge(guides::router(state.guides.clone()))
         .merge(openapi::router())
         .merge(shell::router())
         .layer(CompressionLayer::new());
     let polled = Router::new()
         .merge(health::router())
-        .merge(stats::router())
+        .merge(stats::router(state.public_figures()))
         .merge(banner::router())
         .merge(discord::router())
         .merge(discord::interactions::router());

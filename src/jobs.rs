@@ -8,6 +8,21 @@ use std::sync::{Arc, Mutex};
 use jiff::Timestamp;
 use serde::Serialize;
 
+/// Wakes a background task early (e.g. to rebuild figures after a change); handed to whoever
+/// changes what the task reads. Wakes that arrive while it runs are merged into one.
+#[derive(Clone, Default)]
+pub struct Wake(Arc<tokio::sync::Notify>);
+
+impl Wake {
+    pub fn wake(&self) {
+        self.0.notify_one();
+    }
+
+    pub async fn woken(&self) {
+        self.0.notified().await;
+    }
+}
+
 /// The state of one background job, as last reported.
 #[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -131,7 +131,7 @@ pub fn build_state(
         metrics,
     });
     let public =
-        state.db.read_blocking(|conn| stats::query_public(conn, &state)).map_err(|e| StartError(e.to_string()))?;
+        state.db.read_blocking(|conn| state.public_figures().query(conn)).map_err(|e| StartError(e.to_string()))?;
     state.stats_json.set(&public);
     state.health_json.set(&health::snapshot(&state, true));
     Ok(state)
@@ -155,7 +155,7 @@ pub async fn serve(
     if let Err(e) = state.keys.flush_usage().await {
         tracing::warn!("could not write the last API key usage: {e}");
     }
-    if let Err(e) = stats::flush_and_refresh(&state).await {
+    if let Err(e) = state.public_figures().flush_and_refresh().await {
         tracing::warn!("could not write the last page views: {e}");
     }
     let db = state.db.clone();
@@ -167,17 +167,18 @@ pub async fn serve(
 
 fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     let stats_state = state.clone();
+    let figures = state.public_figures();
     let stats_job = state.jobs.register("page-stats");
     let stats_task = tokio::spawn(async move {
         let mut tick = tokio::time::interval(STATS_INTERVAL);
         loop {
             tokio::select! {
                 _ = tick.tick() => {},
-                _ = stats_state.stats_refresh.requested() => {},
+                _ = stats_state.stats_refresh.woken() => {},
             }
             let s = stats_state.clone();
             let rotated = stats_state.db.write(move |tx| s.visits.rotate_salt(tx)).await;
-            match stats_job.report(rotated.and(stats::flush_and_refresh(&stats_state).await)) {
+            match stats_job.report(rotated.and(figures.flush_and_refresh().await)) {
                 // A full disk is logged once, by the disk flag.
                 Err(e) if !e.is_out_of_space() => tracing::warn!("page view counts not written: {e}"),
                 _ => {}

@@ -4,8 +4,8 @@ use std::ops::Deref;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::accounts::password::Hasher;
 use crate::accounts::admin_keys::Challenges;
+use crate::accounts::password::Hasher;
 use crate::commands::Catalog;
 use crate::config::{Options, Secrets};
 use crate::db::Db;
@@ -74,6 +74,18 @@ pub struct AppState(Arc<Inner>);
 impl AppState {
     pub fn new(inner: Inner) -> Self {
         Self(Arc::new(inner))
+    }
+
+    pub fn public_figures(&self) -> crate::stats::PublicFigures {
+        crate::stats::PublicFigures {
+            db: self.db.clone(),
+            visits: self.visits.clone(),
+            json: self.stats_json.clone(),
+            commands: self.commands.clone(),
+            guides: self.guides.clone(),
+            discord: self.discord.clone(),
+            started_at: self.started_at,
+        }
     }
 }
 

@@ -136,7 +136,7 @@ pub(crate) async fn register(
         })
         .await?;
     tracing::info!("account created: {}", user.username);
-    state.stats_refresh.soon();
+    state.stats_refresh.wake();
     Ok((StatusCode::CREATED, axum::Json(UserEnvelope { success: true, user })).into_response())
 }
 

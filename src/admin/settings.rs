@@ -104,8 +104,8 @@ pub(crate) async fn clear_cache(State(state): State<AppState>) -> Result<JsonOut
     let challenges = state.challenges.prune();
     state.auth_limiter.forget_idle();
     state.login_throttle.forget_idle();
-    crate::commands::refresh_scores(&state).await?;
-    crate::stats::flush_and_refresh(&state).await?;
+    crate::commands::refresh_scores(&state.db, &state.commands).await?;
+    state.public_figures().flush_and_refresh().await?;
     banner::refresh(&state).await?;
     crate::health::check(&state).await;
     let roblox = state.roblox.clear_caches().await?;

@@ -53,7 +53,7 @@ fn start_of_today_ms() -> i64 {
 pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<AdminStats>, ApiError> {
     // Pending page views are written first so the figures include them; on a full disk the
     // figures are read without them (a read keeps answering).
-    match crate::stats::flush_and_refresh(&state).await {
+    match state.public_figures().flush_and_refresh().await {
         Err(e) if !e.is_out_of_space() => return Err(e),
         _ => {}
     }

@@ -97,7 +97,7 @@ pub(crate) async fn remove(
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
     let name = state.db.write(move |tx| store::delete_user(tx, id)).await?;
     tracing::info!("user {name} deleted");
-    crate::commands::refresh_scores(&state).await?;
-    state.stats_refresh.soon();
+    crate::commands::refresh_scores(&state.db, &state.commands).await?;
+    state.stats_refresh.wake();
     Ok(JsonOut(crate::http::Success::YES))
 }

@@ -11,9 +11,9 @@ use axum::routing::get;
 use serde::{Deserialize, Serialize};
 
 use crate::content::{ContentError, bundled, parse_toml};
+use crate::db::Db;
 use crate::error::ApiError;
 use crate::http::cached::{CachedJson, Caching};
-use crate::state::AppState;
 
 pub mod ratings;
 pub mod store;
@@ -227,13 +227,26 @@ fn validate(commands: &[CommandDef]) -> Result<(), String> {
 }
 
 /// Re-reads the scores and rebuilds the served lists (after a rating or favorite changes).
-pub async fn refresh_scores(state: &AppState) -> Result<(), ApiError> {
-    let scores = state.db.read(store::load_scores).await?;
-    state.commands.apply_scores(&scores);
+pub async fn refresh_scores(db: &Db, commands: &Catalog) -> Result<(), ApiError> {
+    let scores = db.read(store::load_scores).await?;
+    commands.apply_scores(&scores);
     Ok(())
 }
 
-pub fn router() -> Router<AppState> {
+/// What the command routes use: the catalog and, for favorites and ratings, the database.
+#[derive(Clone)]
+pub struct CommandsState {
+    pub db: Db,
+    pub commands: Arc<Catalog>,
+}
+
+impl CommandsState {
+    async fn refresh_scores(&self) -> Result<(), ApiError> {
+        refresh_scores(&self.db, &self.commands).await
+    }
+}
+
+pub fn router<S: Clone + Send + Sync + 'static>(state: CommandsState) -> Router<S> {
     Router::new()
         .route("/api/commands", get(list))
         .route("/api/commands/popular", get(popular))
@@ -241,19 +254,20 @@ pub fn router() -> Router<AppState> {
         .route("/api/favorites", get(ratings::list).post(ratings::add))
         .route("/api/favorites/{user_id}", get(ratings::list_for))
         .route("/api/favorites/{user_id}/command/{command_id}", axum::routing::delete(ratings::remove))
+        .with_state(state)
 }
 
 /// Every command with its community rating and favorite count.
 #[utoipa::path(get, path = "/api/commands", tag = "commands", operation_id = "listCommands",
     responses((status = 200, description = "Every command", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
-pub(crate) async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub(crate) async fn list(State(state): State<CommandsState>, headers: HeaderMap) -> Response {
     state.commands.list.respond(&headers, Caching::CONTENT)
 }
 
 /// Up to 6 commands ranked by favorites and ratings.
 #[utoipa::path(get, path = "/api/commands/popular", tag = "commands", operation_id = "listPopularCommands",
     responses((status = 200, description = "Up to 6 commands", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
-pub(crate) async fn popular(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub(crate) async fn popular(State(state): State<CommandsState>, headers: HeaderMap) -> Response {
     state.commands.popular.respond(&headers, Caching::CONTENT)
 }
 

@@ -8,11 +8,11 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::CommandsState;
 use super::store;
 use crate::accounts::sessions::require_user;
 use crate::error::ApiError;
 use crate::http::extract::{Json, Path, whole_number};
-use crate::state::AppState;
 
 #[derive(Serialize, Deserialize, ToSchema, Clone)]
 #[serde(rename_all = "camelCase")]
@@ -42,7 +42,7 @@ fn same_user(claimed: i64, signed_in: i64) -> Result<(), ApiError> {
 #[utoipa::path(get, path = "/api/favorites", tag = "commands", operation_id = "listMyFavorites", security(("session" = [])),
     responses((status = 200, description = "Newest first", body = Vec<Favorite>), (status = 401, description = "Not signed in")))]
 pub(crate) async fn list(
-    State(state): State<AppState>,
+    State(state): State<CommandsState>,
     headers: HeaderMap,
 ) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
     let user = require_user(&state.db, &headers).await?;
@@ -54,7 +54,7 @@ pub(crate) async fn list(
     params(("userId" = i64, Path, description = "The signed-in user's id")),
     responses((status = 200, description = "Newest first", body = Vec<Favorite>), (status = 401, description = "Not signed in"), (status = 403, description = "Someone else's")))]
 pub(crate) async fn list_for(
-    State(state): State<AppState>,
+    State(state): State<CommandsState>,
     headers: HeaderMap,
     Path(user_id): Path<i64>,
 ) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
@@ -68,7 +68,7 @@ pub(crate) async fn list_for(
     responses((status = 201, description = "Added (or already there)", body = Favorite), (status = 400, description = "Unknown item type"), (status = 401, description = "Not signed in"),
         (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
 pub(crate) async fn add(
-    State(state): State<AppState>,
+    State(state): State<CommandsState>,
     headers: HeaderMap,
     Json(body): Json<Favorite>,
 ) -> Result<Response, ApiError> {
@@ -82,7 +82,7 @@ pub(crate) async fn add(
     }
     let (uid, command_id) = (body.user_id, body.item_id);
     state.db.write(move |tx| store::add_favorite(tx, uid, command_id)).await?;
-    super::refresh_scores(&state).await?;
+    state.refresh_scores().await?;
     Ok((StatusCode::CREATED, JsonOut(body)).into_response())
 }
 
@@ -91,14 +91,14 @@ pub(crate) async fn add(
     params(("userId" = i64, Path, description = "The signed-in user's id"), ("commandId" = i64, Path)),
     responses((status = 200, description = "Removed (or was not there)", body = crate::http::Success), (status = 401, description = "Not signed in"), (status = 403, description = "Not your userId")))]
 pub(crate) async fn remove(
-    State(state): State<AppState>,
+    State(state): State<CommandsState>,
     headers: HeaderMap,
     Path((user_id, command_id)): Path<(i64, i64)>,
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
     let user = require_user(&state.db, &headers).await?;
     same_user(user_id, user.id)?;
     state.db.write(move |tx| store::remove_favorite(tx, user_id, command_id)).await?;
-    super::refresh_scores(&state).await?;
+    state.refresh_scores().await?;
     Ok(JsonOut(crate::http::Success::YES))
 }
 
@@ -127,7 +127,7 @@ pub struct RatingResult {
     params(("commandId" = i64, Path)), request_body = RatingBody,
     responses((status = 200, body = RatingResult), (status = 400, description = "Rating not 1-5"), (status = 401, description = "Not signed in"), (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
 pub(crate) async fn rate(
-    State(state): State<AppState>,
+    State(state): State<CommandsState>,
     headers: HeaderMap,
     Path(command_id): Path<i64>,
     Json(body): Json<RatingBody>,
@@ -142,6 +142,6 @@ pub(crate) async fn rate(
     }
     let (uid, rating) = (user.id, body.rating);
     let (avg, count) = state.db.write(move |tx| store::rate(tx, uid, command_id, rating)).await?;
-    super::refresh_scores(&state).await?;
+    state.refresh_scores().await?;
     Ok(JsonOut(RatingResult { success: true, avg_rating: (avg * 100.0).round() / 100.0, rating_count: count }))
 }

@@ -37,7 +37,7 @@ pub async fn run_members(state: AppState, job: JobHandle) {
             Ok(count) => {
                 if count != state.discord.members() {
                     state.discord.set_members(count);
-                    state.stats_refresh.soon();
+                    state.stats_refresh.wake();
                 }
             }
             Err(e) => tracing::warn!("discord member count: {e}"),

@@ -18,7 +18,13 @@ pub use visits::{Visits, month_key, today_key};
 use crate::error::ApiError;
 use crate::http::cached::Caching;
 use crate::http::client_ip::ClientIp;
-use crate::state::AppState;
+use std::sync::Arc;
+
+use crate::commands::Catalog;
+use crate::db::Db;
+use crate::discord::Discord;
+use crate::guides::Library;
+use crate::http::cached::CachedJson;
 
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -38,15 +44,67 @@ pub struct PublicStats {
     pub started_at: String,
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/stats", get(get_stats)).route("/api/pageview", post(record_pageview))
+/// The public figures: page views counted in memory and written every few seconds, the
+/// answer of `/api/stats` rebuilt then and served from memory.
+#[derive(Clone)]
+pub struct PublicFigures {
+    pub db: Db,
+    pub visits: Arc<Visits>,
+    pub json: Arc<CachedJson>,
+    pub commands: Arc<Catalog>,
+    pub guides: Arc<Library>,
+    pub discord: Arc<Discord>,
+    pub started_at: jiff::Timestamp,
+}
+
+impl PublicFigures {
+    pub fn query(&self, conn: &Connection) -> Result<PublicStats, ApiError> {
+        let users = crate::accounts::store::count_users(conn)?;
+        let monthly_visitors = store::monthly_visitors(conn, &month_key())?;
+        let page_views = store::total_page_views(conn)?;
+        let (rating_count, average) = crate::commands::store::rating_summary(conn)?;
+        Ok(PublicStats {
+            users,
+            monthly_visitors,
+            page_views,
+            commands: self.commands.len(),
+            guides: self.guides.len(),
+            discord_members: self.discord.members(),
+            user_satisfaction: average.map(|a| (a / 5.0 * 1000.0).round() / 10.0),
+            rating_count,
+            targeted_audience: users,
+            started_at: self.started_at.to_string(),
+        })
+    }
+
+    /// Writes pending visits and rebuilds the served figures (every few seconds and on demand).
+    pub async fn flush_and_refresh(&self) -> Result<(), ApiError> {
+        let pending = self.visits.take_pending();
+        let figures = self.clone();
+        let stats = self
+            .db
+            .write(move |tx| {
+                store::persist_visits(tx, &pending)?;
+                figures.query(tx)
+            })
+            .await?;
+        self.json.set(&stats);
+        Ok(())
+    }
+}
+
+/// Asks the stats task to rebuild the public figures now (after accounts change).
+pub type StatsRefresh = crate::jobs::Wake;
+
+pub fn router<S: Clone + Send + Sync + 'static>(figures: PublicFigures) -> Router<S> {
+    Router::new().route("/api/stats", get(get_stats)).route("/api/pageview", post(record_pageview)).with_state(figures)
 }
 
 /// Public figures measured by the server. Carries an ETag; `If-None-Match` gets 304.
 #[utoipa::path(get, path = "/api/stats", tag = "site", operation_id = "getStats",
     responses((status = 200, description = "Public figures", body = PublicStats), (status = 304, description = "Not modified")))]
-pub(crate) async fn get_stats(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.stats_json.respond(&headers, Caching::STATS)
+pub(crate) async fn get_stats(State(figures): State<PublicFigures>, headers: HeaderMap) -> Response {
+    figures.json.respond(&headers, Caching::STATS)
 }
 
 #[derive(serde::Deserialize, utoipa::ToSchema)]
@@ -69,7 +127,7 @@ fn route_values() -> utoipa::openapi::Object {
     responses((status = 204, description = "Counted"), (status = 400, description = "Not JSON, or not a page of this site"),
         (status = 429, description = "More than 60 page views a minute from this address: not counted (Retry-After says when)")))]
 pub(crate) async fn record_pageview(
-    State(state): State<AppState>,
+    State(figures): State<PublicFigures>,
     client: Option<axum::Extension<ClientIp>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -81,56 +139,7 @@ pub(crate) async fn record_pageview(
         return Err(ApiError::bad_request("That is not a page of this site."));
     };
     if let Some(axum::Extension(client)) = client {
-        state.visits.record(route, client.ip, crate::http::user_agent(&headers))?;
+        figures.visits.record(route, client.ip, crate::http::user_agent(&headers))?;
     }
     Ok(StatusCode::NO_CONTENT)
-}
-
-pub fn query_public(conn: &Connection, state: &AppState) -> Result<PublicStats, ApiError> {
-    let users = crate::accounts::store::count_users(conn)?;
-    let monthly_visitors = store::monthly_visitors(conn, &month_key())?;
-    let page_views = store::total_page_views(conn)?;
-    let (rating_count, average) = crate::commands::store::rating_summary(conn)?;
-    Ok(PublicStats {
-        users,
-        monthly_visitors,
-        page_views,
-        commands: state.commands.len(),
-        guides: state.guides.len(),
-        discord_members: state.discord.members(),
-        user_satisfaction: average.map(|a| (a / 5.0 * 1000.0).round() / 10.0),
-        rating_count,
-        targeted_audience: users,
-        started_at: state.started_at.to_string(),
-    })
-}
-
-/// Asks the stats task to rebuild the public figures now (after accounts change); handed to
-/// the features whose changes show in them.
-#[derive(Clone, Default)]
-pub struct StatsRefresh(std::sync::Arc<tokio::sync::Notify>);
-
-impl StatsRefresh {
-    pub fn soon(&self) {
-        self.0.notify_one();
-    }
-
-    pub async fn requested(&self) {
-        self.0.notified().await;
-    }
-}
-
-/// Writes pending visits and rebuilds the served figures (every few seconds and on demand).
-pub async fn flush_and_refresh(state: &AppState) -> Result<(), ApiError> {
-    let pending = state.visits.take_pending();
-    let s = state.clone();
-    let stats = state
-        .db
-        .write(move |tx| {
-            store::persist_visits(tx, &pending)?;
-            query_public(tx, &s)
-        })
-        .await?;
-    state.stats_json.set(&stats);
-    Ok(())
 }
