@@ -31,7 +31,13 @@ pub fn router(state: AppState) -> Router {
         .merge(discord::router())
         .merge(discord::interactions::router());
     let roblox = roblox::routes::router(state.clone());
-    let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
+    let people = Router::new().merge(accounts::router(accounts::AccountsState {
+        db: state.db.clone(),
+        hasher: state.hasher.clone(),
+        auth_limiter: state.auth_limiter.clone(),
+        login_throttle: state.login_throttle.clone(),
+        stats_refresh: state.stats_refresh.clone(),
+    })).merge(admin::router(state.clone())).merge(ads::router());
     let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));
     let hosting = Router::new().merge(backup::routes::router(state.clone())).merge(metrics::router());
     let router = Router::new()

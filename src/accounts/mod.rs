@@ -20,8 +20,8 @@ use crate::error::ApiError;
 use crate::http::client_ip::{ClientIp, anonymize};
 use crate::http::cookies;
 use crate::http::extract::Json;
-use crate::ratelimit::Guarded;
-use crate::state::AppState;
+use crate::db::Db;
+use crate::ratelimit::{AuthLimiter, Guarded, LoginThrottle};
 
 pub const SESSION_COOKIE: &str = "fanhub_session";
 pub const ROLES: [&str; 3] = ["user", "moderator", "admin"];
@@ -89,12 +89,24 @@ pub fn validate_registration(username: &str, password: &str) -> BTreeMap<String,
     fields
 }
 
-pub fn router() -> Router<AppState> {
+/// What registration and sign-in use.
+#[derive(Clone)]
+pub struct AccountsState {
+    pub db: Db,
+    pub hasher: password::Hasher,
+    pub auth_limiter: std::sync::Arc<AuthLimiter>,
+    pub login_throttle: std::sync::Arc<LoginThrottle>,
+    /// The public figures count the members.
+    pub stats_refresh: crate::jobs::Wake,
+}
+
+pub fn router<S: Clone + Send + Sync + 'static>(state: AccountsState) -> Router<S> {
     Router::new()
         .route("/api/auth/register", post(register))
         .route("/api/auth/login", post(login))
         .route("/api/auth/logout", post(logout))
         .route("/api/auth/user", get(current_user))
+        .with_state(state)
 }
 
 #[derive(Serialize, ToSchema)]
@@ -109,7 +121,7 @@ pub struct UserEnvelope {
     responses((status = 201, description = "Created; not signed in yet", body = UserEnvelope), (status = 400, description = "Invalid fields (with `fields`)"),
         (status = 409, description = "Username taken"), (status = 429, description = "More than 10 attempts a minute from this IP")))]
 pub(crate) async fn register(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     Extension(client): Extension<ClientIp>,
     Json(body): Json<Registration>,
 ) -> Result<Response, ApiError> {
@@ -151,7 +163,7 @@ pub fn loggable_ip(client: &ClientIp, headers: &HeaderMap) -> String {
         (status = 401, description = "Invalid username or password"),
         (status = 403, description = "Account suspended"), (status = 429, description = "Too many attempts from this IP or for this username")))]
 pub(crate) async fn login(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
     Json(body): Json<Credentials>,
@@ -230,7 +242,7 @@ pub(crate) async fn login(
 #[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", operation_id = "logout", security(("session" = []), ("adminSession" = []), ()),
     responses((status = 200, description = "Signed out, of the admin panel too (also when not signed in)", body = crate::http::Success)))]
 pub(crate) async fn logout(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -249,7 +261,7 @@ pub(crate) async fn logout(
 #[utoipa::path(get, path = "/api/auth/user", tag = "accounts", operation_id = "getCurrentUser", security(("session" = [])),
     responses((status = 200, description = "The signed-in user", body = User), (status = 401, description = "Not signed in")))]
 pub(crate) async fn current_user(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
