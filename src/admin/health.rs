@@ -52,7 +52,7 @@ pub struct HealthChecks {
 #[utoipa::path(get, path = "/api/admin/health", tag = "admin", operation_id = "getSystemHealth", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The checks", body = HealthChecks)))]
 pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<HealthChecks>, ApiError> {
-    let db = state.db.read(|c| Ok(c.query_row("PRAGMA quick_check", [], |r| r.get::<_, String>(0))?)).await;
+    let db = state.db.read(|c| Ok(crate::db::quick_check(c)?)).await;
     let database = match db {
         Ok(s) if s == "ok" => {
             HealthCheck { name: "Database", status: "ok", detail: "SQLite answers; quick check passed".into() }

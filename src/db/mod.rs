@@ -285,6 +285,24 @@ async fn run_blocking<T: Send + 'static>(
 
 pub use crate::time::{now_ms, rfc3339};
 
+/// SQLite's `PRAGMA quick_check`: "ok", or the first problem it found.
+pub fn quick_check(conn: &Connection) -> rusqlite::Result<String> {
+    conn.query_row("PRAGMA quick_check", [], |r| r.get(0))
+}
+
+/// Whether SQLite answers at all (the cheapest statement).
+pub fn answers(conn: &Connection) -> rusqlite::Result<()> {
+    conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).map(|_| ())
+}
+
+/// Whether the database has a table of this name.
+pub fn has_table(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
+    conn.query_row("SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1", [name], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map(|n| n > 0)
+}
+
 /// The database file in a data dir.
 pub fn database_path(data_dir: &Path) -> PathBuf {
     data_dir.join("fanhub.db")
