@@ -59,7 +59,7 @@ pub(crate) async fn list_reports(
     Query(q): Query<ReportFilter>,
 ) -> Result<Json<ReportList>, ApiError> {
     let filter = q.state.as_deref().filter(|s| !s.trim().is_empty()).map(report_state).transpose()?;
-    let (page, limit) = crate::v1::paging(q.page.as_deref(), q.limit.as_deref())?;
+    let (page, limit) = crate::http::paging::paging(q.page.as_deref(), q.limit.as_deref())?;
     let offset = (page as u64 - 1) * limit as u64;
     let (reports, total, open) = state
         .db
@@ -75,7 +75,9 @@ pub(crate) async fn list_reports(
 #[serde(rename_all = "camelCase")]
 pub struct ReportChange {
     /// open, reviewing, resolved or dismissed (any case).
-    #[schema(pattern = r"^\s*([Oo][Pp][Ee][Nn]|[Rr][Ee][Vv][Ii][Ee][Ww][Ii][Nn][Gg]|[Rr][Ee][Ss][Oo][Ll][Vv][Ee][Dd]|[Dd][Ii][Ss][Mm][Ii][Ss][Ss][Ee][Dd])\s*$")]
+    #[schema(
+        pattern = r"^\s*([Oo][Pp][Ee][Nn]|[Rr][Ee][Vv][Ii][Ee][Ww][Ii][Nn][Gg]|[Rr][Ee][Ss][Oo][Ll][Vv][Ee][Dd]|[Dd][Ii][Ss][Mm][Ii][Ss][Ss][Ee][Dd])\s*$"
+    )]
     state: String,
     /// What was done, up to 500 characters.
     #[schema(max_length = 500)]
@@ -127,7 +129,10 @@ pub struct Cancelled {
     params(("id" = i64, Path)), security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = Cancelled), (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
         (status = 409, description = "Already completed or cancelled")))]
-pub(crate) async fn cancel_scan(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Json<Cancelled>, ApiError> {
+pub(crate) async fn cancel_scan(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Cancelled>, ApiError> {
     let row = state
         .db
         .write(move |tx| {

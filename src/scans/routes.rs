@@ -7,8 +7,6 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use crate::http::cached::{self, Caching, respond_json};
-use crate::ratelimit::PerIp;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -16,13 +14,15 @@ use super::ScanStatus;
 use super::store::{self, AbuseReport, GroupSummary, PlayerEntry, Sort};
 use crate::db::now_ms;
 use crate::error::ApiError;
+use crate::http::cached::{self, Caching, respond_json};
 use crate::http::client_ip::ClientIp;
 use crate::http::extract::{Json as JsonBody, Path, Query};
+use crate::http::paging::{DEFAULT_LIMIT, MAX_LIMIT, PageQuery, number_param, paging, search_query};
 use crate::keys::guard::ApiCaller;
+use crate::ratelimit::PerIp;
 use crate::roblox::Priority;
 use crate::roblox::settings::GenerationCode;
 use crate::state::AppState;
-use crate::v1::{number_param, paging, search_query};
 
 pub const REPORTS_PER_HOUR: u32 = 5;
 /// The reason of an abuse report is free text of at most this many characters.
@@ -47,7 +47,9 @@ fn parse_group_id(field: &str, value: &serde_json::Value) -> Result<u64, ApiErro
         serde_json::Value::Number(n) => n.as_u64().or_else(|| {
             n.as_f64().filter(|f| f.fract() == 0.0 && (1.0..=MAX_GROUP_ID as f64).contains(f)).map(|f| f as u64)
         }),
-        serde_json::Value::String(s) => s.trim().parse::<u64>().ok().filter(|_| s.trim().chars().all(|c| c.is_ascii_digit())),
+        serde_json::Value::String(s) => {
+            s.trim().parse::<u64>().ok().filter(|_| s.trim().chars().all(|c| c.is_ascii_digit()))
+        }
         _ => None,
     };
     id.filter(|id| (1..=MAX_GROUP_ID).contains(id))
@@ -178,9 +180,11 @@ pub(crate) async fn scan_status(
     if let Some(body) = state.scans.fresh_status(id) {
         return Ok(crate::http::cached::respond_json(&body, &headers, Caching::PRIVATE));
     }
-    let row = state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
+    let row =
+        state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
     let answer = StatusAnswer { success: true, scan: status_of(&state, row) };
-    let body = Arc::new(crate::http::cached::JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(ApiError::internal)?));
+    let body =
+        Arc::new(crate::http::cached::JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(ApiError::internal)?));
     state.scans.keep_status(id, body.clone());
     Ok(crate::http::cached::respond_json(&body, &headers, Caching::PRIVATE))
 }
@@ -266,17 +270,6 @@ pub(crate) async fn resume(state: &AppState, id: i64, by: Resumer) -> Result<Res
     Ok(scan_answer(state, after, true, StatusCode::ACCEPTED))
 }
 
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PageParams {
-    /// Page number, 1 or more (default 1).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
-    page: Option<String>,
-    /// Items per page, 1-100 (default 20).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
-    limit: Option<String>,
-}
-
 /// Pages from this many players on are sliced from the whole ranking kept in memory (one index
 /// walk per ranking version) instead of walking the index past `offset` entries each time.
 const DEEP_PAGE_OFFSET: u64 = 1_000;
@@ -305,13 +298,13 @@ pub struct GroupLeaderboard {
 
 /// A scanned group's members ranked: veterans first, then by ELC badges owned, then the oldest account.
 #[utoipa::path(get, path = "/api/v1/group-leaderboard/{groupId}", tag = "developer API", operation_id = "v1GroupLeaderboard",
-    params(("groupId" = u64, Path, description = "The Roblox group id", minimum = 1, maximum = 9007199254740991.0), PageParams), security(("apiKey" = [])),
+    params(("groupId" = u64, Path, description = "The Roblox group id", minimum = 1, maximum = 9007199254740991.0), PageQuery), security(("apiKey" = [])),
     responses((status = 200, body = GroupLeaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad group id or paging"),
         (status = 401, description = "No or bad API key"), (status = 404, description = "Group never scanned"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn group_leaderboard(
     State(state): State<AppState>,
     Path(group_id): Path<String>,
-    Query(q): Query<PageParams>,
+    Query(q): Query<PageQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let group_id = path_id("groupId", &group_id)?;
@@ -371,12 +364,12 @@ pub struct ScanList {
 }
 
 /// Every scan, newest first.
-#[utoipa::path(get, path = "/api/v1/all-scans", tag = "developer API", operation_id = "v1AllScans", params(PageParams),
+#[utoipa::path(get, path = "/api/v1/all-scans", tag = "developer API", operation_id = "v1AllScans", params(PageQuery),
     security(("apiKey" = [])),
     responses((status = 200, body = ScanList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn all_scans(
     State(state): State<AppState>,
-    Query(q): Query<PageParams>,
+    Query(q): Query<PageQuery>,
 ) -> Result<Json<ScanList>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
     let (rows, total) = state.db.read(move |c| store::scans_page(c, offset(page, limit), limit)).await?;
@@ -395,12 +388,12 @@ pub struct GroupList {
 }
 
 /// Every scanned group with its members, veterans and newgens, the most members first.
-#[utoipa::path(get, path = "/api/v1/all-group-leaderboards", tag = "developer API", operation_id = "v1AllGroupLeaderboards", params(PageParams),
+#[utoipa::path(get, path = "/api/v1/all-group-leaderboards", tag = "developer API", operation_id = "v1AllGroupLeaderboards", params(PageQuery),
     security(("apiKey" = [])),
     responses((status = 200, body = GroupList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn all_group_leaderboards(
     State(state): State<AppState>,
-    Query(q): Query<PageParams>,
+    Query(q): Query<PageQuery>,
 ) -> Result<Json<GroupList>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
     let (groups, total) = state.db.read(move |c| store::group_summaries(c, offset(page, limit), limit)).await?;
@@ -536,7 +529,7 @@ pub(crate) async fn search(
     if !["players", "groups", "all"].contains(&kind.as_str()) {
         return Err(ApiError::field("type", "type must be one of: players, groups, all"));
     }
-    let limit = number_param("limit", q.limit.as_deref(), crate::v1::DEFAULT_LIMIT, 1..=crate::v1::MAX_LIMIT)?;
+    let limit = number_param("limit", q.limit.as_deref(), DEFAULT_LIMIT, 1..=MAX_LIMIT)?;
     let (k, text, s) = (kind.clone(), query.clone(), state.clone());
     let (players, groups) = state
         .db

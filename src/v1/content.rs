@@ -6,11 +6,11 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{page_of, paging, search_query};
 use crate::commands::{CommandItem, PERMISSIONS};
 use crate::error::ApiError;
 use crate::guides::Guide;
 use crate::http::extract::{Path, Query};
+use crate::http::paging::{PageQuery, number_param, page_of, paging, search_query};
 use crate::state::AppState;
 
 #[derive(Serialize, ToSchema)]
@@ -52,17 +52,6 @@ pub struct CommandsQuery {
     /// OA, OR, UP or NE.
     #[param(value_type = Option<String>, pattern = r"^\s*([Oo][AaRr]|[Uu][Pp]|[Nn][Ee])?\s*$")]
     permission: Option<String>,
-}
-
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    /// Page number, 1 or more (default 1).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
-    page: Option<String>,
-    /// Items per page, 1-100 (default 20).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
-    limit: Option<String>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -251,7 +240,7 @@ pub(crate) async fn wiki(
     Query(q): Query<WikiQuery>,
 ) -> Result<Json<WikiAnswer>, ApiError> {
     let query = search_query(q.q.as_deref())?;
-    let limit = super::number_param("limit", q.limit.as_deref(), 20, 1..=50)?;
+    let limit = number_param("limit", q.limit.as_deref(), 20, 1..=50)?;
     let category = match q.category.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
         Some(c) => {
             let known =

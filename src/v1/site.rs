@@ -8,12 +8,12 @@ use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::number_param;
 use crate::db::DatabaseHealth;
 use crate::error::ApiError;
 use crate::events::Event;
 use crate::http::cached::Caching;
 use crate::http::extract::Query;
+use crate::http::paging::number_param;
 use crate::state::AppState;
 
 /// Liveness and version (no key needed): the body of `/api/health`.
