@@ -32,7 +32,8 @@ pub fn router(state: AppState) -> Router {
         .merge(discord::interactions::router());
     let roblox = roblox::routes::router(state.clone());
     let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
-    let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));
+    let keys_state = keys::KeysState { db: state.db.clone(), keys: state.keys.clone() };
+    let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(state.clone()));
     let hosting = Router::new().merge(backup::routes::router(state.clone())).merge(metrics::router());
     let router = Router::new()
         .merge(content)

@@ -63,7 +63,7 @@ async fn bot_lookup(state: &AppState, client: ClientIp, username: &str) -> Resul
 pub fn router(state: AppState) -> Router<AppState> {
     let keyed = Router::new()
         .route("/api/newgen-check/{username}", get(newgen_check))
-        .route_layer(from_fn_with_state(state, require_api_key));
+        .route_layer(from_fn_with_state(state.keys.clone(), require_api_key));
     Router::new()
         .route("/api/discord-bot/analyze/{username}", get(analyze))
         .route("/api/discord-bot/check/{username}", get(quick_check))

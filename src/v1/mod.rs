@@ -42,6 +42,6 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/v1/leaderboard", get(scans::leaderboard))
         .route("/api/v1/search", get(scans::search))
         .route("/api/v1/report-abuse", post(scans::report_abuse))
-        .route_layer(from_fn_with_state(state, require_api_key));
+        .route_layer(from_fn_with_state(state.keys.clone(), require_api_key));
     Router::new().route("/api/v1/health", get(site::health)).merge(keyed)
 }
