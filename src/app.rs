@@ -30,7 +30,9 @@ pub fn router(state: AppState) -> Router {
         .merge(banner::router())
         .merge(discord::router())
         .merge(discord::interactions::router());
-    let roblox = roblox::routes::router(state.clone());
+    let roblox_state =
+        roblox::routes::RobloxState { db: state.db.clone(), roblox: state.roblox.clone(), keys: state.keys.clone() };
+    let roblox = roblox::routes::router(roblox_state);
     let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
     let keys_state = keys::KeysState { db: state.db.clone(), keys: state.keys.clone() };
     let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(state.clone()));

@@ -238,7 +238,8 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     });
     let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
     let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
-    tasks.push(tokio::spawn(crate::roblox::monitor::run(state.clone())));
+    let badge_monitor = state.jobs.register("badge-monitor");
+    tasks.push(tokio::spawn(crate::roblox::monitor::run(state.roblox.clone(), badge_monitor)));
     tasks.push(tokio::spawn(crate::scans::worker::run(state.clone())));
     if !state.discord.channels().is_empty() {
         let job = state.jobs.register("discord-updates");
