@@ -240,7 +240,8 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
     let badge_monitor = state.jobs.register("badge-monitor");
     tasks.push(tokio::spawn(crate::roblox::monitor::run(state.roblox.clone(), badge_monitor)));
-    tasks.push(tokio::spawn(crate::scans::worker::run(state.clone())));
+    let scans: crate::scans::ScansState = axum::extract::FromRef::from_ref(&state);
+    tasks.push(tokio::spawn(crate::scans::worker::run(scans, state.jobs.register("group-scans"))));
     if !state.discord.channels().is_empty() {
         let job = state.jobs.register("discord-updates");
         tasks.push(tokio::spawn(crate::discord::poller::run_updates(state.clone(), job)));

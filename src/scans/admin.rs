@@ -6,12 +6,11 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::ScanStatus;
 use super::store::{self, AbuseReport};
+use super::{ScanStatus, ScansState};
 use crate::db::now_ms;
 use crate::error::ApiError;
 use crate::http::extract::{Json as JsonIn, Path, Query};
-use crate::state::AppState;
 
 pub const REPORT_STATES: [&str; 4] = ["open", "reviewing", "resolved", "dismissed"];
 const NOTE_MAX: usize = 500;
@@ -55,7 +54,7 @@ fn report_state(raw: &str) -> Result<String, ApiError> {
     security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = ReportList), (status = 400, description = "Bad state or paging"), (status = 401, description = "Not an admin")))]
 pub(crate) async fn list_reports(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Query(q): Query<ReportFilter>,
 ) -> Result<Json<ReportList>, ApiError> {
     let filter = q.state.as_deref().filter(|s| !s.trim().is_empty()).map(report_state).transpose()?;
@@ -96,7 +95,7 @@ pub struct ReportChanged {
     responses((status = 200, body = ReportChanged), (status = 400, description = "Bad state or note"), (status = 401, description = "Not an admin"),
         (status = 404, description = "No such report")))]
 pub(crate) async fn update_report(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Path(id): Path<i64>,
     JsonIn(body): JsonIn<ReportChange>,
 ) -> Result<Json<ReportChanged>, ApiError> {
@@ -130,7 +129,7 @@ pub struct Cancelled {
     responses((status = 200, body = Cancelled), (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
         (status = 409, description = "Already completed or cancelled")))]
 pub(crate) async fn cancel_scan(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Cancelled>, ApiError> {
     let row = state
@@ -155,7 +154,7 @@ pub(crate) async fn cancel_scan(
         (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
         (status = 409, description = "Completed, or another scan of the group runs")))]
 pub(crate) async fn resume_scan(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Path(id): Path<i64>,
 ) -> Result<axum::response::Response, ApiError> {
     super::routes::resume(&state, id, super::routes::Resumer::Admin).await
