@@ -34,8 +34,18 @@ pub fn router(state: AppState) -> Router {
         roblox::routes::RobloxState { db: state.db.clone(), roblox: state.roblox.clone(), keys: state.keys.clone() };
     let roblox = roblox::routes::router(roblox_state);
     let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
+    let v1_state = v1::V1State {
+        db: state.db.clone(),
+        commands: state.commands.clone(),
+        guides: state.guides.clone(),
+        stats_json: state.stats_json.clone(),
+        health_json: state.health_json.clone(),
+        discord: state.discord.clone(),
+        keys: state.keys.clone(),
+    };
     let keys_state = keys::KeysState { db: state.db.clone(), keys: state.keys.clone() };
-    let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(state.clone()));
+    let scans_state: crate::scans::ScansState = axum::extract::FromRef::from_ref(&state);
+    let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(v1_state, scans_state));
     let hosting = Router::new().merge(backup::routes::router(state.clone())).merge(metrics::router());
     let router = Router::new()
         .merge(content)
