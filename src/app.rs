@@ -30,15 +30,31 @@ pub fn router(state: AppState) -> Router {
         .merge(banner::router())
         .merge(discord::router())
         .merge(discord::interactions::router());
-    let roblox = roblox::routes::router(state.clone());
-    let people = Router::new().merge(accounts::router(accounts::AccountsState {
+    let roblox_state =
+        roblox::routes::RobloxState { db: state.db.clone(), roblox: state.roblox.clone(), keys: state.keys.clone() };
+    let roblox = roblox::routes::router(roblox_state);
+    let people = Router::new()
+        .merge(accounts::router(accounts::AccountsState {
+            db: state.db.clone(),
+            hasher: state.hasher.clone(),
+            auth_limiter: state.auth_limiter.clone(),
+            login_throttle: state.login_throttle.clone(),
+            stats_refresh: state.stats_refresh.clone(),
+        }))
+        .merge(admin::router(state.clone()))
+        .merge(ads::router());
+    let v1_state = v1::V1State {
         db: state.db.clone(),
-        hasher: state.hasher.clone(),
-        auth_limiter: state.auth_limiter.clone(),
-        login_throttle: state.login_throttle.clone(),
-        stats_refresh: state.stats_refresh.clone(),
-    })).merge(admin::router(state.clone())).merge(ads::router());
-    let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));
+        commands: state.commands.clone(),
+        guides: state.guides.clone(),
+        stats_json: state.stats_json.clone(),
+        health_json: state.health_json.clone(),
+        discord: state.discord.clone(),
+        keys: state.keys.clone(),
+    };
+    let keys_state = keys::KeysState { db: state.db.clone(), keys: state.keys.clone() };
+    let scans_state: crate::scans::ScansState = axum::extract::FromRef::from_ref(&state);
+    let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(v1_state, scans_state));
     let hosting = Router::new().merge(backup::routes::router(state.clone())).merge(metrics::router());
     let router = Router::new()
         .merge(content)

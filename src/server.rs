@@ -239,8 +239,10 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     });
     let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
     let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
-    tasks.push(tokio::spawn(crate::roblox::monitor::run(state.clone())));
-    tasks.push(tokio::spawn(crate::scans::worker::run(state.clone())));
+    let badge_monitor = state.jobs.register("badge-monitor");
+    tasks.push(tokio::spawn(crate::roblox::monitor::run(state.roblox.clone(), badge_monitor)));
+    let scans: crate::scans::ScansState = axum::extract::FromRef::from_ref(&state);
+    tasks.push(tokio::spawn(crate::scans::worker::run(scans, state.jobs.register("group-scans"))));
     if !state.discord.channels().is_empty() {
         let job = state.jobs.register("discord-updates");
         tasks.push(tokio::spawn(crate::discord::poller::run_updates(state.clone(), job)));

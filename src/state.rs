@@ -95,3 +95,16 @@ impl Deref for AppState {
         &self.0
     }
 }
+
+/// The scans' state, built from the app's: for the scan runner and v1, and for the admin router,
+/// which mounts the scans' admin handlers.
+impl axum::extract::FromRef<AppState> for crate::scans::ScansState {
+    fn from_ref(state: &AppState) -> Self {
+        Self {
+            db: state.db.clone(),
+            roblox: state.roblox.clone(),
+            scans: state.scans.clone(),
+            settings: state.site.scans.clone(),
+        }
+    }
+}

@@ -11,6 +11,7 @@ pub mod extract;
 pub mod listener;
 pub mod middleware;
 pub mod origin;
+pub mod paging;
 pub mod schema;
 pub mod spa;
 

@@ -6,11 +6,13 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use std::sync::Arc;
+
+use super::KeyRing;
 use super::limits::{Subject, Verdict};
 use super::store::Hit;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
-use crate::state::AppState;
 
 pub const API_KEY_HEADER: &str = "x-api-key";
 const MAX_KEY_LEN: usize = 128;
@@ -21,9 +23,10 @@ static RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
 
 /// The key behind a keyed call, for handlers that show it (e.g. the newgen check's `apiKey`).
 #[derive(Debug, Clone)]
-pub struct ApiCaller(pub std::sync::Arc<super::LiveKey>);
+pub struct ApiCaller(pub Arc<super::LiveKey>);
 
-pub async fn require_api_key(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+/// The key guard, over the key ring: `from_fn_with_state(keys, require_api_key)`.
+pub async fn require_api_key(State(keys): State<Arc<KeyRing>>, mut req: Request, next: Next) -> Response {
     let Some(client) = req.extensions().get::<ClientIp>().copied() else {
         return ApiError::internal("client IP missing").into_response();
     };
@@ -31,7 +34,7 @@ pub async fn require_api_key(State(state): State<AppState>, mut req: Request, ne
         Ok(key) => key,
         Err(e) => return e.into_response(),
     };
-    let Some(key) = state.keys.find(&presented) else {
+    let Some(key) = keys.find(&presented) else {
         return ApiError::unauthorized("Invalid API key")
             .with_message("The key is unknown or was revoked. Generate one at /api-docs.")
             .into_response();
@@ -39,7 +42,7 @@ pub async fn require_api_key(State(state): State<AppState>, mut req: Request, ne
     // Everyone shares the public default key, so its limits apply per caller.
     let subject = Subject { key_id: key.id, ip: key.is_public.then_some(client.rate_key()) };
     let now = jiff::Timestamp::now();
-    let verdict = state.keys.limits.check(subject, now.as_second());
+    let verdict = keys.limits.check(subject, now.as_second());
     if !verdict.allowed {
         let mut res = ApiError::too_many_requests(verdict.retry_after)
             .with_message("This API key is over its rate limit. See the X-RateLimit-* headers.")
@@ -49,7 +52,7 @@ pub async fn require_api_key(State(state): State<AppState>, mut req: Request, ne
     }
     req.extensions_mut().insert(ApiCaller(key.clone()));
     let hit = Hit { key_id: key.id, at_ms: now.as_millisecond(), ip: client.ip };
-    if let Err(e) = state.keys.record(hit) {
+    if let Err(e) = keys.record(hit) {
         return e.into_response();
     }
     let mut res = next.run(req).await;

@@ -11,25 +11,25 @@ pub mod store;
 pub mod usage;
 
 use std::collections::HashMap;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::{Extension, Router};
-use crate::ratelimit::PerIp;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub use store::{ApiKeyView, LiveKey};
 
 use crate::accounts::sessions;
+use crate::db::Db;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::http::cookies;
 use crate::http::extract::{Json, Path};
-use crate::state::AppState;
+use crate::ratelimit::PerIp;
 use crate::tokens::{random_hex, sha256};
 
 pub const KEY_PREFIX: &str = "fhk_";
@@ -64,8 +64,8 @@ struct Caller {
 }
 
 impl Caller {
-    async fn of(state: &AppState, headers: &HeaderMap) -> Result<Self, ApiError> {
-        let user_id = sessions::signed_in(&state.db, headers).await?.map(|u| u.id);
+    async fn of(db: &Db, headers: &HeaderMap) -> Result<Self, ApiError> {
+        let user_id = sessions::signed_in(db, headers).await?.map(|u| u.id);
         let token_hash = owner_token(headers).map(|t| sha256(&t));
         Ok(Self { user_id, token_hash })
     }
@@ -91,7 +91,7 @@ pub struct KeyRing {
 impl KeyRing {
     /// Loads the live keys, creates the public default key on first start, and restores the
     /// hour and day windows of the limits from the stored usage.
-    pub fn open(db: &crate::db::Db) -> Result<Self, ApiError> {
+    pub fn open(db: &Db) -> Result<Self, ApiError> {
         let now = jiff::Timestamp::now().as_second();
         let (public_key, ip_secret) =
             db.write_blocking(|tx| Ok((store::ensure_public_key(tx)?, store::ip_secret(tx)?)))?;
@@ -142,11 +142,19 @@ impl KeyRing {
     }
 }
 
-pub fn router() -> Router<AppState> {
+/// What the key endpoints use: the database and the live keys.
+#[derive(Clone)]
+pub struct KeysState {
+    pub db: Db,
+    pub keys: Arc<KeyRing>,
+}
+
+pub fn router<S: Clone + Send + Sync + 'static>(state: KeysState) -> Router<S> {
     Router::new()
         .route("/api/generate-key", post(generate_key))
         .route("/api/keys", get(list_keys))
         .route("/api/keys/{prefix}", delete(revoke_key))
+        .with_state(state)
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -198,7 +206,7 @@ pub fn validate_name(raw: &str) -> Result<String, ApiError> {
     security(("session" = []), ("keyOwner" = []), ()),
     responses((status = 201, description = "The key, in full this once; sets the fanhub_owner cookie for a new anonymous owner", body = NewKeyAnswer), (status = 400, description = "Invalid name"), (status = 429, description = "More than 10 new keys this hour from this IP")))]
 pub(crate) async fn generate_key(
-    State(state): State<AppState>,
+    State(state): State<KeysState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
     Json(body): Json<NewKey>,
@@ -240,8 +248,8 @@ pub(crate) async fn generate_key(
 /// with their usage.
 #[utoipa::path(get, path = "/api/keys", tag = "keys", operation_id = "listApiKeys", security(("session" = []), ("keyOwner" = []), ()),
     responses((status = 200, description = "The caller's keys, newest first (none without a session or owner cookie)", body = KeyList)))]
-pub(crate) async fn list_keys(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let caller = Caller::of(&state, &headers).await?;
+pub(crate) async fn list_keys(State(state): State<KeysState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let caller = Caller::of(&state.db, &headers).await?;
     let keys = if caller.is_nobody() {
         Vec::new()
     } else {
@@ -256,7 +264,7 @@ pub(crate) async fn list_keys(State(state): State<AppState>, headers: HeaderMap)
     params(("prefix" = String, Path, description = "The key's first 12 characters", pattern = r"^fhk_[0-9a-f]{8}$")),
     responses((status = 200, description = "Revoked", body = crate::http::Success), (status = 400, description = "Not a key prefix"), (status = 404, description = "No such key of yours")))]
 pub(crate) async fn revoke_key(
-    State(state): State<AppState>,
+    State(state): State<KeysState>,
     headers: HeaderMap,
     Path(prefix): Path<String>,
 ) -> Result<Response, ApiError> {
@@ -267,7 +275,7 @@ pub(crate) async fn revoke_key(
         return Err(ApiError::bad_request("That is not a key prefix.")
             .with_message("A prefix is the key's first 12 characters, like fhk_1a2b3c4d."));
     }
-    let caller = Caller::of(&state, &headers).await?;
+    let caller = Caller::of(&state.db, &headers).await?;
     let not_found = || ApiError::not_found("You have no API key with that prefix.");
     if caller.is_nobody() {
         return Err(not_found());

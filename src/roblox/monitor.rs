@@ -15,7 +15,6 @@ use super::store::{self, BadgeRow};
 use super::{Priority, Roblox, http};
 use crate::db::{now_ms, rfc3339};
 use crate::http::cached::CachedJson;
-use crate::state::AppState;
 
 const DAY_MS: i64 = 86_400_000;
 const HISTORY_DAYS: i64 = 7;
@@ -265,17 +264,15 @@ impl Roblox {
         let tracked = self.config.badges.tracked.clone();
         let universe = self.config.badges.universe.is_some();
         let since = now_ms() - (HISTORY_DAYS + 1) * DAY_MS;
-        let loaded = self
-            .db
-            .read_blocking(move |c| {
-                let ids = if tracked.is_empty() && universe { store::all_badge_ids(c)? } else { tracked };
-                let rows = store::badges(c, &ids)?;
-                let mut history = HashMap::new();
-                for r in &rows {
-                    history.insert(r.badge_id, store::snapshots(c, r.badge_id, since)?);
-                }
-                Ok((ids, rows, history))
-            });
+        let loaded = self.db.read_blocking(move |c| {
+            let ids = if tracked.is_empty() && universe { store::all_badge_ids(c)? } else { tracked };
+            let rows = store::badges(c, &ids)?;
+            let mut history = HashMap::new();
+            for r in &rows {
+                history.insert(r.badge_id, store::snapshots(c, r.badge_id, since)?);
+            }
+            Ok((ids, rows, history))
+        });
         let mut f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
         match loaded {
             Ok((ids, rows, history)) => {
@@ -299,7 +296,8 @@ impl Roblox {
                 {
                     let f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
                     for r in rows.iter_mut().filter(|r| r.image_url.is_none()) {
-                        r.image_url = f.rows.iter().find(|o| o.badge_id == r.badge_id).and_then(|o| o.image_url.clone());
+                        r.image_url =
+                            f.rows.iter().find(|o| o.badge_id == r.badge_id).and_then(|o| o.image_url.clone());
                     }
                 }
                 let prune = {
@@ -385,14 +383,17 @@ impl Roblox {
                     .universe_badges_page(universe, cursor.as_deref(), Priority::Background)
                     .await
                     .map_err(|e| e.to_string())?;
-                found.extend(page.badges.into_iter().filter(|b| tracked.is_empty() || tracked.contains(&b.id)).map(&mut row));
+                found.extend(
+                    page.badges.into_iter().filter(|b| tracked.is_empty() || tracked.contains(&b.id)).map(&mut row),
+                );
                 match page.next_cursor {
                     Some(c) => cursor = Some(c),
                     None => break,
                 }
             }
         }
-        let order: Vec<u64> = if tracked.is_empty() { found.iter().map(|r| r.badge_id).collect() } else { tracked.clone() };
+        let order: Vec<u64> =
+            if tracked.is_empty() { found.iter().map(|r| r.badge_id).collect() } else { tracked.clone() };
         let mut rows = Vec::new();
         let mut missing = Vec::new();
         for id in &order {
@@ -457,7 +458,9 @@ impl Roblox {
                 let urls = self.thumbnails(&http::ASSET_THUMBNAILS, "v1/assets", &query, Priority::Background).await;
                 for r in rows.iter_mut() {
                     let url = icon_image_ids.get(&r.badge_id).and_then(|asset| urls.get(asset));
-                    if let Some(url) = url.filter(|u| r.image_url.as_ref() != Some(*u) && !r.image_fallbacks.contains(u)) {
+                    if let Some(url) =
+                        url.filter(|u| r.image_url.as_ref() != Some(*u) && !r.image_fallbacks.contains(u))
+                    {
                         r.image_fallbacks.push(url.clone());
                     }
                 }
@@ -467,9 +470,7 @@ impl Roblox {
 }
 
 /// The poller: serves the stored figures at once, then polls every `[poll] badge_monitor_secs`.
-pub async fn run(state: AppState) {
-    let job = state.jobs.register("badge-monitor");
-    let roblox = state.roblox.clone();
+pub async fn run(roblox: Roblox, job: crate::jobs::JobHandle) {
     if roblox.config.badges.tracked.is_empty() && roblox.config.badges.universe.is_none() {
         return;
     }
@@ -505,7 +506,8 @@ mod tests {
     #[test]
     fn the_answer_computes_totals_averages_history_and_staleness() {
         let rows = vec![row(1, 1000, 0.5), row(2, 50, 0.004)];
-        let history = HashMap::from([(1, vec![(8 * DAY_MS, 800, 90), (9 * DAY_MS, 900, 100), (10 * DAY_MS, 1000, 40)])]);
+        let history =
+            HashMap::from([(1, vec![(8 * DAY_MS, 800, 90), (9 * DAY_MS, 900, 100), (10 * DAY_MS, 1000, 40)])]);
         let a = answer(&[1, 2, 3], &rows, &history, Some(10 * DAY_MS), None, 60, 10 * DAY_MS + 1000);
         assert_eq!((a.total_tracked, a.badges.len(), a.global_stats.total_awarded), (3, 2, 1050));
         assert_eq!(a.global_stats.most_popular.as_deref(), Some("B1"));

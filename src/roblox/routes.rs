@@ -16,13 +16,13 @@ use utoipa::ToSchema;
 
 use super::settings::GenerationCode;
 use super::{Awards, Evidence, PlayerReport, Priority};
-use crate::db::now_ms;
+use crate::db::{Db, now_ms};
 use crate::error::ApiError;
 use crate::http::cached::Caching;
 use crate::http::client_ip::ClientIp;
 use crate::http::extract::Path;
+use crate::keys::KeyRing;
 use crate::keys::guard::{ApiCaller, require_api_key};
-use crate::state::AppState;
 
 /// How stale the `apiKey.requests` figure may be (it is re-read from SQLite at most this often
 /// per key, and counted up in memory in between).
@@ -51,7 +51,7 @@ pub fn public_key_lookup_limit(budgets: &std::collections::BTreeMap<String, u32>
 
 /// A bot API lookup: from the cache for anyone, else counted against the caller's address (a
 /// name Roblox could not hold is refused first, uncounted).
-async fn bot_lookup(state: &AppState, client: ClientIp, username: &str) -> Result<Arc<PlayerReport>, ApiError> {
+async fn bot_lookup(state: &RobloxState, client: ClientIp, username: &str) -> Result<Arc<PlayerReport>, ApiError> {
     if let Some(report) = state.roblox.cached(username) {
         return Ok(report);
     }
@@ -60,16 +60,25 @@ async fn bot_lookup(state: &AppState, client: ClientIp, username: &str) -> Resul
     Ok(state.roblox.lookup(username, Priority::Interactive).await?)
 }
 
-pub fn router(state: AppState) -> Router<AppState> {
+/// What the Roblox endpoints use: the lookups, and the keys and database of the keyed check.
+#[derive(Clone)]
+pub struct RobloxState {
+    pub db: Db,
+    pub roblox: super::Roblox,
+    pub keys: Arc<KeyRing>,
+}
+
+pub fn router<S: Clone + Send + Sync + 'static>(state: RobloxState) -> Router<S> {
     let keyed = Router::new()
         .route("/api/newgen-check/{username}", get(newgen_check))
-        .route_layer(from_fn_with_state(state, require_api_key));
+        .route_layer(from_fn_with_state(state.keys.clone(), require_api_key));
     Router::new()
         .route("/api/discord-bot/analyze/{username}", get(analyze))
         .route("/api/discord-bot/check/{username}", get(quick_check))
         .route("/api/discord-bot/test", get(test))
         .route("/api/badge-monitor", get(badge_monitor))
         .merge(keyed)
+        .with_state(state)
 }
 
 #[derive(Serialize, ToSchema)]
@@ -210,7 +219,7 @@ struct KeyCount {
 }
 
 impl KeyRequests {
-    async fn count(&self, state: &AppState, key_id: i64) -> i64 {
+    async fn count(&self, state: &RobloxState, key_id: i64) -> i64 {
         let now = now_ms();
         {
             let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -243,7 +252,7 @@ impl KeyRequests {
     }
 
     /// The key's calls as stored, after writing the usage journal (this call included).
-    async fn read(state: &AppState, key_id: i64) -> i64 {
+    async fn read(state: &RobloxState, key_id: i64) -> i64 {
         if let Err(e) = state.keys.flush_usage().await {
             tracing::warn!("API key usage not written before reading it: {e}");
         }
@@ -259,7 +268,7 @@ impl KeyRequests {
         LookupFailures,
         (status = 429, description = "The key is over its rate limit (see the X-RateLimit-* headers), or, with the public key, more than a quarter of the site's Roblox profile budget a minute (6 with the default budget of 24) of players not looked up recently came from this address. Retry-After says when to try again; `message` says which limit; players looked up recently are still answered.")))]
 pub(crate) async fn newgen_check(
-    State(state): State<AppState>,
+    State(state): State<RobloxState>,
     Extension(ApiCaller(key)): Extension<ApiCaller>,
     Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
@@ -404,7 +413,7 @@ pub struct BotAnalysis {
         LookupFailures,
         (status = 429, description = "More than 20 lookups a minute of players not looked up recently from this address (Retry-After says when)")))]
 pub(crate) async fn analyze(
-    State(state): State<AppState>,
+    State(state): State<RobloxState>,
     Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
 ) -> Result<Json<BotAnalysis>, ApiError> {
@@ -489,7 +498,7 @@ pub struct QuickCheck {
         LookupFailures,
         (status = 429, description = "More than 20 lookups a minute of players not looked up recently from this address (Retry-After says when)")))]
 pub(crate) async fn quick_check(
-    State(state): State<AppState>,
+    State(state): State<RobloxState>,
     Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
 ) -> Result<Json<QuickCheck>, ApiError> {
@@ -540,7 +549,7 @@ pub struct BotTest {
 /// The bot API is up: its endpoints and the state of the Roblox connection (makes no Roblox call).
 #[utoipa::path(get, path = "/api/discord-bot/test", tag = "roblox", operation_id = "botTest",
     responses((status = 200, description = "The bot API answers", body = BotTest)))]
-pub(crate) async fn test(State(state): State<AppState>) -> Json<BotTest> {
+pub(crate) async fn test(State(state): State<RobloxState>) -> Json<BotTest> {
     Json(BotTest {
         success: true,
         message: "The bot API is working.".into(),
@@ -566,6 +575,6 @@ pub(crate) async fn test(State(state): State<AppState>) -> Json<BotTest> {
 /// with the last figures while Roblox fails).
 #[utoipa::path(get, path = "/api/badge-monitor", tag = "roblox", operation_id = "getBadgeMonitor",
     responses((status = 200, description = "The tracked badges", body = super::monitor::BadgeMonitorAnswer), (status = 304, description = "Not modified")))]
-pub(crate) async fn badge_monitor(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub(crate) async fn badge_monitor(State(state): State<RobloxState>, headers: HeaderMap) -> Response {
     state.roblox.monitor.json.respond(&headers, Caching::BADGE_MONITOR)
 }

@@ -6,12 +6,11 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::ScanStatus;
 use super::store::{self, AbuseReport};
+use super::{ScanStatus, ScansState};
 use crate::db::now_ms;
 use crate::error::ApiError;
 use crate::http::extract::{Json as JsonIn, Path, Query};
-use crate::state::AppState;
 
 pub const REPORT_STATES: [&str; 4] = ["open", "reviewing", "resolved", "dismissed"];
 const NOTE_MAX: usize = 500;
@@ -55,11 +54,11 @@ fn report_state(raw: &str) -> Result<String, ApiError> {
     security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = ReportList), (status = 400, description = "Bad state or paging"), (status = 401, description = "Not an admin")))]
 pub(crate) async fn list_reports(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Query(q): Query<ReportFilter>,
 ) -> Result<Json<ReportList>, ApiError> {
     let filter = q.state.as_deref().filter(|s| !s.trim().is_empty()).map(report_state).transpose()?;
-    let (page, limit) = crate::v1::paging(q.page.as_deref(), q.limit.as_deref())?;
+    let (page, limit) = crate::http::paging::paging(q.page.as_deref(), q.limit.as_deref())?;
     let offset = (page as u64 - 1) * limit as u64;
     let (reports, total, open) = state
         .db
@@ -75,7 +74,9 @@ pub(crate) async fn list_reports(
 #[serde(rename_all = "camelCase")]
 pub struct ReportChange {
     /// open, reviewing, resolved or dismissed (any case).
-    #[schema(pattern = r"^\s*([Oo][Pp][Ee][Nn]|[Rr][Ee][Vv][Ii][Ee][Ww][Ii][Nn][Gg]|[Rr][Ee][Ss][Oo][Ll][Vv][Ee][Dd]|[Dd][Ii][Ss][Mm][Ii][Ss][Ss][Ee][Dd])\s*$")]
+    #[schema(
+        pattern = r"^\s*([Oo][Pp][Ee][Nn]|[Rr][Ee][Vv][Ii][Ee][Ww][Ii][Nn][Gg]|[Rr][Ee][Ss][Oo][Ll][Vv][Ee][Dd]|[Dd][Ii][Ss][Mm][Ii][Ss][Ss][Ee][Dd])\s*$"
+    )]
     state: String,
     /// What was done, up to 500 characters.
     #[schema(max_length = 500)]
@@ -94,7 +95,7 @@ pub struct ReportChanged {
     responses((status = 200, body = ReportChanged), (status = 400, description = "Bad state or note"), (status = 401, description = "Not an admin"),
         (status = 404, description = "No such report")))]
 pub(crate) async fn update_report(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Path(id): Path<i64>,
     JsonIn(body): JsonIn<ReportChange>,
 ) -> Result<Json<ReportChanged>, ApiError> {
@@ -127,7 +128,10 @@ pub struct Cancelled {
     params(("id" = i64, Path)), security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = Cancelled), (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
         (status = 409, description = "Already completed or cancelled")))]
-pub(crate) async fn cancel_scan(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Json<Cancelled>, ApiError> {
+pub(crate) async fn cancel_scan(
+    State(state): State<ScansState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Cancelled>, ApiError> {
     let row = state
         .db
         .write(move |tx| {
@@ -150,7 +154,7 @@ pub(crate) async fn cancel_scan(State(state): State<AppState>, Path(id): Path<i6
         (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
         (status = 409, description = "Completed, or another scan of the group runs")))]
 pub(crate) async fn resume_scan(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Path(id): Path<i64>,
 ) -> Result<axum::response::Response, ApiError> {
     super::routes::resume(&state, id, super::routes::Resumer::Admin).await

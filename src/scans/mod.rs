@@ -104,6 +104,17 @@ impl ScanSettings {
     }
 }
 
+/// What the scan endpoints and the runner use: the database, the Roblox client (and its
+/// classification rules), the runner's state and the queue caps.
+#[derive(Clone)]
+pub struct ScansState {
+    pub db: crate::db::Db,
+    pub roblox: crate::roblox::Roblox,
+    pub scans: Arc<Scans>,
+    /// `[scans]` of site.toml (two numbers: a cheap copy).
+    pub settings: ScanSettings,
+}
+
 /// The scan runner's shared state: which scans run here now, their cancel flags and their rate.
 pub struct Scans {
     pub wake: tokio::sync::Notify,

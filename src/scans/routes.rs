@@ -7,22 +7,21 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use crate::http::cached::{self, Caching, respond_json};
-use crate::ratelimit::PerIp;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::ScanStatus;
 use super::store::{self, AbuseReport, GroupSummary, PlayerEntry, Sort};
+use super::{ScanStatus, ScansState};
 use crate::db::now_ms;
 use crate::error::ApiError;
+use crate::http::cached::{self, Caching, respond_json};
 use crate::http::client_ip::ClientIp;
 use crate::http::extract::{Json as JsonBody, Path, Query};
+use crate::http::paging::{DEFAULT_LIMIT, MAX_LIMIT, PageQuery, number_param, paging, search_query};
 use crate::keys::guard::ApiCaller;
+use crate::ratelimit::PerIp;
 use crate::roblox::Priority;
 use crate::roblox::settings::GenerationCode;
-use crate::state::AppState;
-use crate::v1::{number_param, paging, search_query};
 
 pub const REPORTS_PER_HOUR: u32 = 5;
 /// The reason of an abuse report is free text of at most this many characters.
@@ -47,7 +46,9 @@ fn parse_group_id(field: &str, value: &serde_json::Value) -> Result<u64, ApiErro
         serde_json::Value::Number(n) => n.as_u64().or_else(|| {
             n.as_f64().filter(|f| f.fract() == 0.0 && (1.0..=MAX_GROUP_ID as f64).contains(f)).map(|f| f as u64)
         }),
-        serde_json::Value::String(s) => s.trim().parse::<u64>().ok().filter(|_| s.trim().chars().all(|c| c.is_ascii_digit())),
+        serde_json::Value::String(s) => {
+            s.trim().parse::<u64>().ok().filter(|_| s.trim().chars().all(|c| c.is_ascii_digit()))
+        }
         _ => None,
     };
     id.filter(|id| (1..=MAX_GROUP_ID).contains(id))
@@ -95,7 +96,7 @@ pub struct ScanAnswer {
     scan: ScanStatus,
 }
 
-fn status_of(state: &AppState, row: store::ScanRow) -> ScanStatus {
+fn status_of(state: &ScansState, row: store::ScanRow) -> ScanStatus {
     ScanStatus::of(row, &state.scans, &state.roblox)
 }
 
@@ -111,7 +112,7 @@ fn status_of(state: &AppState, row: store::ScanRow) -> ScanStatus {
         (status = 503, description = "Roblox is rate-limiting", body = crate::error::ErrorBody),
         (status = 504, description = "Roblox did not answer in time", body = crate::error::ErrorBody)))]
 pub(crate) async fn scan_group(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Extension(caller): Extension<ApiCaller>,
     JsonBody(body): JsonBody<ScanRequest>,
 ) -> Result<Response, ApiError> {
@@ -123,7 +124,7 @@ pub(crate) async fn scan_group(
     // A full queue is refused before Roblox is asked about the group (and again when queueing).
     let key_id = Some(caller.0.id);
     let s = state.clone();
-    state.db.read(move |c| s.site.scans.room_for_one_more(c, key_id)).await?;
+    state.db.read(move |c| s.settings.room_for_one_more(c, key_id)).await?;
     let group = state.roblox.group_info(group_id, Priority::Interactive).await?;
     if group.member_count == 0 {
         return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "This group has no members to scan.")
@@ -136,7 +137,7 @@ pub(crate) async fn scan_group(
             if let Some(live) = store::live_scan_of_group(tx, group_id)? {
                 return Ok((live, false));
             }
-            s.site.scans.room_for_one_more(tx, key_id)?;
+            s.settings.room_for_one_more(tx, key_id)?;
             store::queue_scan(tx, group_id, &group.name, group.member_count, &scanned_by, key_id, now_ms())
         })
         .await?;
@@ -146,7 +147,7 @@ pub(crate) async fn scan_group(
     Ok(scan_answer(&state, row, new, if new { StatusCode::ACCEPTED } else { StatusCode::OK }))
 }
 
-fn scan_answer(state: &AppState, row: store::ScanRow, new: bool, status: StatusCode) -> Response {
+fn scan_answer(state: &ScansState, row: store::ScanRow, new: bool, status: StatusCode) -> Response {
     let message = if new {
         format!("Scan {} of group {} queued.", row.id, row.group_id)
     } else {
@@ -170,7 +171,7 @@ pub struct StatusAnswer {
     responses((status = 200, body = StatusAnswer), (status = 304, description = "Not modified"), (status = 400, description = "Bad id"),
         (status = 401, description = "No or bad API key"), (status = 404, description = "No such scan"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn scan_status(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -178,9 +179,11 @@ pub(crate) async fn scan_status(
     if let Some(body) = state.scans.fresh_status(id) {
         return Ok(crate::http::cached::respond_json(&body, &headers, Caching::PRIVATE));
     }
-    let row = state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
+    let row =
+        state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
     let answer = StatusAnswer { success: true, scan: status_of(&state, row) };
-    let body = Arc::new(crate::http::cached::JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(ApiError::internal)?));
+    let body =
+        Arc::new(crate::http::cached::JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(ApiError::internal)?));
     state.scans.keep_status(id, body.clone());
     Ok(crate::http::cached::respond_json(&body, &headers, Caching::PRIVATE))
 }
@@ -207,7 +210,7 @@ pub struct ResumeRequest {
         (status = 415, description = "Not JSON"),
         (status = 429, description = "Rate limit reached, or the scan queue is full (per key or site-wide; the error says which)")))]
 pub(crate) async fn resume_scan(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Extension(caller): Extension<ApiCaller>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
@@ -228,7 +231,7 @@ pub(crate) enum Resumer {
 
 /// Resumes scan `id` for `by`: the rules of `resume_scan`, checked in the transaction that
 /// requeues, so a cancel that lands meanwhile is not undone.
-pub(crate) async fn resume(state: &AppState, id: i64, by: Resumer) -> Result<Response, ApiError> {
+pub(crate) async fn resume(state: &ScansState, id: i64, by: Resumer) -> Result<Response, ApiError> {
     let before =
         state.db.read(move |c| store::scan(c, id)).await?.ok_or_else(|| ApiError::not_found("No scan has this id."))?;
     match before.state.as_str() {
@@ -251,7 +254,7 @@ pub(crate) async fn resume(state: &AppState, id: i64, by: Resumer) -> Result<Res
                     return Err(ApiError::forbidden("An admin cancelled this scan; only an admin can resume it."));
                 }
                 if row.state == "failed" && store::live_scan_of_group(tx, row.group_id)?.is_none() {
-                    s.site.scans.room_for_one_more(tx, Some(key_id))?;
+                    s.settings.room_for_one_more(tx, Some(key_id))?;
                 }
             }
             store::requeue(tx, id, now_ms())
@@ -264,17 +267,6 @@ pub(crate) async fn resume(state: &AppState, id: i64, by: Resumer) -> Result<Res
     }
     state.scans.wake.notify_one();
     Ok(scan_answer(state, after, true, StatusCode::ACCEPTED))
-}
-
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PageParams {
-    /// Page number, 1 or more (default 1).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
-    page: Option<String>,
-    /// Items per page, 1-100 (default 20).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
-    limit: Option<String>,
 }
 
 /// Pages from this many players on are sliced from the whole ranking kept in memory (one index
@@ -305,13 +297,13 @@ pub struct GroupLeaderboard {
 
 /// A scanned group's members ranked: veterans first, then by ELC badges owned, then the oldest account.
 #[utoipa::path(get, path = "/api/v1/group-leaderboard/{groupId}", tag = "developer API", operation_id = "v1GroupLeaderboard",
-    params(("groupId" = u64, Path, description = "The Roblox group id", minimum = 1, maximum = 9007199254740991.0), PageParams), security(("apiKey" = [])),
+    params(("groupId" = u64, Path, description = "The Roblox group id", minimum = 1, maximum = 9007199254740991.0), PageQuery), security(("apiKey" = [])),
     responses((status = 200, body = GroupLeaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad group id or paging"),
         (status = 401, description = "No or bad API key"), (status = 404, description = "Group never scanned"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn group_leaderboard(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Path(group_id): Path<String>,
-    Query(q): Query<PageParams>,
+    Query(q): Query<PageQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let group_id = path_id("groupId", &group_id)?;
@@ -332,7 +324,7 @@ pub(crate) async fn group_leaderboard(
                 })?;
                 let (start, end) = slice_bounds(ids.len(), offset(page, limit), limit);
                 let mut players = store::group_members_in_order(c, group_id, &ids[start..end], start as u64 + 1)?;
-                store::label_generations(&mut players, &s.site.classification);
+                store::label_generations(&mut players, &s.roblox.config.classification);
                 Ok(GroupLeaderboard { success: true, group, total: ids.len() as u64, page, limit, players })
             })
         })
@@ -344,7 +336,7 @@ pub(crate) async fn group_leaderboard(
 /// made by `make` at the current ranking version and kept. The version is read first: what
 /// `make` reads after it may be newer than the version says, never older.
 fn kept_or_made<T: Serialize>(
-    state: &AppState,
+    state: &ScansState,
     conn: &rusqlite::Connection,
     query: String,
     make: impl FnOnce(&rusqlite::Connection, i64) -> Result<T, ApiError>,
@@ -371,12 +363,12 @@ pub struct ScanList {
 }
 
 /// Every scan, newest first.
-#[utoipa::path(get, path = "/api/v1/all-scans", tag = "developer API", operation_id = "v1AllScans", params(PageParams),
+#[utoipa::path(get, path = "/api/v1/all-scans", tag = "developer API", operation_id = "v1AllScans", params(PageQuery),
     security(("apiKey" = [])),
     responses((status = 200, body = ScanList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn all_scans(
-    State(state): State<AppState>,
-    Query(q): Query<PageParams>,
+    State(state): State<ScansState>,
+    Query(q): Query<PageQuery>,
 ) -> Result<Json<ScanList>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
     let (rows, total) = state.db.read(move |c| store::scans_page(c, offset(page, limit), limit)).await?;
@@ -395,12 +387,12 @@ pub struct GroupList {
 }
 
 /// Every scanned group with its members, veterans and newgens, the most members first.
-#[utoipa::path(get, path = "/api/v1/all-group-leaderboards", tag = "developer API", operation_id = "v1AllGroupLeaderboards", params(PageParams),
+#[utoipa::path(get, path = "/api/v1/all-group-leaderboards", tag = "developer API", operation_id = "v1AllGroupLeaderboards", params(PageQuery),
     security(("apiKey" = [])),
     responses((status = 200, body = GroupList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn all_group_leaderboards(
-    State(state): State<AppState>,
-    Query(q): Query<PageParams>,
+    State(state): State<ScansState>,
+    Query(q): Query<PageQuery>,
 ) -> Result<Json<GroupList>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
     let (groups, total) = state.db.read(move |c| store::group_summaries(c, offset(page, limit), limit)).await?;
@@ -442,12 +434,12 @@ pub struct Leaderboard {
     security(("apiKey" = [])),
     responses((status = 200, body = Leaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad generation, sort or paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn leaderboard(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Query(q): Query<LeaderboardQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
-    let rules = &state.site.classification;
+    let rules = &state.roblox.config.classification;
     let code = match q.generation.as_deref().map(str::trim).filter(|g| !g.is_empty()) {
         None => None,
         Some(g) => Some(rules.parse_filter(g).ok_or_else(|| {
@@ -480,7 +472,7 @@ pub(crate) async fn leaderboard(
                     (store::players_in_order(c, &ids[start..end], skip + 1)?, ids.len() as u64)
                 };
                 let mut players = players;
-                store::label_generations(&mut players, &s.site.classification);
+                store::label_generations(&mut players, &s.roblox.config.classification);
                 Ok(Leaderboard {
                     success: true,
                     generation: code,
@@ -528,7 +520,7 @@ pub struct SearchAnswer {
     security(("apiKey" = [])),
     responses((status = 200, body = SearchAnswer), (status = 400, description = "Bad q, type or limit"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn search(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Query(q): Query<SearchQuery>,
 ) -> Result<Json<SearchAnswer>, ApiError> {
     let query = search_query(q.q.as_deref())?;
@@ -536,13 +528,13 @@ pub(crate) async fn search(
     if !["players", "groups", "all"].contains(&kind.as_str()) {
         return Err(ApiError::field("type", "type must be one of: players, groups, all"));
     }
-    let limit = number_param("limit", q.limit.as_deref(), crate::v1::DEFAULT_LIMIT, 1..=crate::v1::MAX_LIMIT)?;
+    let limit = number_param("limit", q.limit.as_deref(), DEFAULT_LIMIT, 1..=MAX_LIMIT)?;
     let (k, text, s) = (kind.clone(), query.clone(), state.clone());
     let (players, groups) = state
         .db
         .read(move |c| {
             let mut players = if k != "groups" { store::search_players(c, &text, limit)? } else { Vec::new() };
-            store::label_generations(&mut players, &s.site.classification);
+            store::label_generations(&mut players, &s.roblox.config.classification);
             let groups = if k != "players" { store::search_groups(c, &text, limit)? } else { Vec::new() };
             Ok((players, groups))
         })
@@ -590,7 +582,7 @@ pub struct ReportAnswer {
         (status = 401, description = "No or bad API key"), (status = 413, description = "Body too large"), (status = 415, description = "Not JSON"),
         (status = 429, description = "Rate limit reached (the key's, or 5 reports an hour per IP)")))]
 pub(crate) async fn report_abuse(
-    State(state): State<AppState>,
+    State(state): State<ScansState>,
     Extension(client): Extension<ClientIp>,
     Extension(caller): Extension<ApiCaller>,
     JsonBody(body): JsonBody<ReportRequest>,

@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+use super::ScansState;
 use super::store::{self, MemberOutcome, ScanRow};
 use crate::db::now_ms;
 use crate::roblox::{Awards, GroupMember, MembersPage, Priority, RobloxError, Unavailable};
-use crate::state::AppState;
 
 /// How often the runner looks for queued scans without being woken.
 const IDLE_TICK: Duration = Duration::from_secs(5);
@@ -24,8 +24,7 @@ const ATTEMPTS: u32 = 4;
 const MAX_THROTTLED: Duration = Duration::from_secs(15 * 60);
 
 /// The background task: runs every live scan, up to `max_running` at once.
-pub async fn run(state: AppState) {
-    let job = state.jobs.register("group-scans");
+pub async fn run(state: ScansState, job: crate::jobs::JobHandle) {
     let slots = Arc::new(Semaphore::new(state.scans.max_running.max(1)));
     let mut first = true;
     loop {
@@ -68,7 +67,7 @@ enum Stop {
     Failed(String),
 }
 
-async fn run_scan(state: &AppState, scan: ScanRow, interrupted: bool, cancel: &std::sync::atomic::AtomicBool) {
+async fn run_scan(state: &ScansState, scan: ScanRow, interrupted: bool, cancel: &std::sync::atomic::AtomicBool) {
     let id = scan.id;
     let marked = state
         .db
@@ -110,7 +109,11 @@ async fn run_scan(state: &AppState, scan: ScanRow, interrupted: bool, cancel: &s
 }
 
 /// Walks the pages from the stored cursor. Ok(notice) when the last page is done.
-async fn walk(state: &AppState, scan: &ScanRow, cancel: &std::sync::atomic::AtomicBool) -> Result<Option<String>, Stop> {
+async fn walk(
+    state: &ScansState,
+    scan: &ScanRow,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Result<Option<String>, Stop> {
     let mut cursor = scan.cursor.clone();
     let mut seen: HashSet<Option<String>> = HashSet::from([cursor.clone()]);
     let workers = Arc::new(Semaphore::new(state.scans.workers.max(1)));
@@ -142,7 +145,8 @@ async fn walk(state: &AppState, scan: &ScanRow, cancel: &std::sync::atomic::Atom
         state.scans.page_saved(id);
         if repeated {
             return Ok(Some(
-                "Roblox sent a page cursor it had sent before; the scan stopped there so no member is counted twice.".into(),
+                "Roblox sent a page cursor it had sent before; the scan stopped there so no member is counted twice."
+                    .into(),
             ));
         }
         match next {
@@ -171,7 +175,7 @@ async fn pause(wait: Duration, cancel: &std::sync::atomic::AtomicBool) -> Result
 }
 
 async fn fetch_page(
-    state: &AppState,
+    state: &ScansState,
     group_id: u64,
     cursor: Option<&str>,
     cancel: &std::sync::atomic::AtomicBool,
@@ -208,7 +212,7 @@ async fn fetch_page(
 /// Classifies a page's members, `workers` at a time. Also returns why award dates were refused
 /// for the whole site (no cookie, cookie rejected), if they were.
 async fn classify_page(
-    state: &AppState,
+    state: &ScansState,
     scan_id: i64,
     members: &[GroupMember],
     workers: &Arc<Semaphore>,
@@ -241,7 +245,12 @@ async fn classify_page(
         let (index, (outcome, why)) = joined.map_err(|e| Stop::Failed(format!("a member lookup stopped: {e}")))?;
         let m = &members[index];
         refused = refused.or(why);
-        outcomes.push(MemberOutcome { user_id: m.user_id, role_name: m.role_name.clone(), role_rank: m.role_rank, outcome });
+        outcomes.push(MemberOutcome {
+            user_id: m.user_id,
+            role_name: m.role_name.clone(),
+            role_rank: m.role_rank,
+            outcome,
+        });
     }
     if cancel.load(Ordering::Relaxed) {
         return Err(Stop::Cancelled);
@@ -250,14 +259,16 @@ async fn classify_page(
 }
 
 /// veteran, newgen, other or failed; and the site-wide refusal of award dates, if that is why they are missing.
-async fn classify_member(state: &AppState, user_id: u64) -> (&'static str, Option<Unavailable>) {
+async fn classify_member(state: &ScansState, user_id: u64) -> (&'static str, Option<Unavailable>) {
     let mut failures = 0;
     let mut throttled = Duration::ZERO;
     loop {
         match state.roblox.lookup_user_id(user_id, Priority::Background).await {
             Ok(report) => {
                 let refused = match &report.awards {
-                    Awards::Unavailable(u @ (Unavailable::NeedsCookie | Unavailable::CookieRejected)) => Some(u.clone()),
+                    Awards::Unavailable(u @ (Unavailable::NeedsCookie | Unavailable::CookieRejected)) => {
+                        Some(u.clone())
+                    }
                     _ => None,
                 };
                 let outcome = if report.verdict.is_veteran {

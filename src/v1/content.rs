@@ -6,12 +6,12 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{page_of, paging, search_query};
+use super::V1State;
 use crate::commands::{CommandItem, PERMISSIONS};
 use crate::error::ApiError;
 use crate::guides::Guide;
 use crate::http::extract::{Path, Query};
-use crate::state::AppState;
+use crate::http::paging::{PageQuery, number_param, page_of, paging, search_query};
 
 #[derive(Serialize, ToSchema)]
 pub struct CommandPage {
@@ -56,17 +56,6 @@ pub struct CommandsQuery {
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    /// Page number, 1 or more (default 1).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
-    page: Option<String>,
-    /// Items per page, 1-100 (default 20).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
-    limit: Option<String>,
-}
-
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
 pub struct SearchQuery {
     /// The words to look for, 1-100 characters; every word must match.
     #[param(value_type = String, min_length = 1, max_length = 100, pattern = r"\S")]
@@ -87,7 +76,7 @@ fn guide_page(matching: Vec<Guide>, page: u32, limit: u32) -> Json<GuidePage> {
     Json(GuidePage { success: true, total: matching.len(), page, limit, guides: page_of(&matching, page, limit) })
 }
 
-fn unknown_category(state: &AppState) -> ApiError {
+fn unknown_category(state: &V1State) -> ApiError {
     ApiError::not_found("No such command category.")
         .with_message(format!("Categories: {}.", state.commands.categories().join(", ")))
 }
@@ -97,7 +86,7 @@ fn unknown_category(state: &AppState) -> ApiError {
     security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Bad paging or filter"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn commands(
-    State(state): State<AppState>,
+    State(state): State<V1State>,
     Query(q): Query<CommandsQuery>,
 ) -> Result<Json<CommandPage>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
@@ -134,7 +123,7 @@ pub(crate) async fn commands(
     security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 404, description = "No such category"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn commands_in_category(
-    State(state): State<AppState>,
+    State(state): State<V1State>,
     Path(category): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<CommandPage>, ApiError> {
@@ -149,7 +138,7 @@ pub(crate) async fn commands_in_category(
     security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Missing or too long q, bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn search_commands(
-    State(state): State<AppState>,
+    State(state): State<V1State>,
     Query(q): Query<SearchQuery>,
 ) -> Result<Json<CommandPage>, ApiError> {
     let query = search_query(q.q.as_deref())?;
@@ -161,7 +150,7 @@ pub(crate) async fn search_commands(
 /// Up to 6 commands ranked by the community's favorites and ratings.
 #[utoipa::path(get, path = "/api/v1/commands/popular", tag = "developer API", operation_id = "v1ListPopularCommands", security(("apiKey" = [])),
     responses((status = 200, body = CommandList), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn popular_commands(State(state): State<AppState>) -> Json<CommandList> {
+pub(crate) async fn popular_commands(State(state): State<V1State>) -> Json<CommandList> {
     Json(CommandList { success: true, commands: state.commands.popular_items().to_vec() })
 }
 
@@ -169,7 +158,7 @@ pub(crate) async fn popular_commands(State(state): State<AppState>) -> Json<Comm
 #[utoipa::path(get, path = "/api/v1/guides", tag = "developer API", operation_id = "v1ListGuides", params(PageQuery), security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn guides(
-    State(state): State<AppState>,
+    State(state): State<V1State>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<GuidePage>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
@@ -182,7 +171,7 @@ pub(crate) async fn guides(
     security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 404, description = "No such category"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn guides_in_category(
-    State(state): State<AppState>,
+    State(state): State<V1State>,
     Path(category): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<GuidePage>, ApiError> {
@@ -199,7 +188,7 @@ pub(crate) async fn guides_in_category(
 #[utoipa::path(get, path = "/api/v1/guides/search", tag = "developer API", operation_id = "v1SearchGuides", params(SearchQuery), security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Missing or too long q, bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn search_guides(
-    State(state): State<AppState>,
+    State(state): State<V1State>,
     Query(q): Query<SearchQuery>,
 ) -> Result<Json<GuidePage>, ApiError> {
     let query = search_query(q.q.as_deref())?;
@@ -247,11 +236,11 @@ pub struct WikiAnswer {
 #[utoipa::path(get, path = "/api/v1/wiki", tag = "developer API", operation_id = "v1SearchWiki", params(WikiQuery), security(("apiKey" = [])),
     responses((status = 200, body = WikiAnswer), (status = 400, description = "Missing or too long q, unknown category, bad limit"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn wiki(
-    State(state): State<AppState>,
+    State(state): State<V1State>,
     Query(q): Query<WikiQuery>,
 ) -> Result<Json<WikiAnswer>, ApiError> {
     let query = search_query(q.q.as_deref())?;
-    let limit = super::number_param("limit", q.limit.as_deref(), 20, 1..=50)?;
+    let limit = number_param("limit", q.limit.as_deref(), 20, 1..=50)?;
     let category = match q.category.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
         Some(c) => {
             let known =

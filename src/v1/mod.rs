@@ -5,23 +5,49 @@
 pub(crate) mod content;
 pub(crate) mod site;
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
 
+use crate::commands::Catalog;
+use crate::db::Db;
+use crate::discord::Discord;
+use crate::guides::Library;
+use crate::http::cached::CachedJson;
+use crate::keys::KeyRing;
+use crate::keys::guard::require_api_key;
+use crate::scans::ScansState;
 use crate::scans::routes as scans;
 
-use crate::error::ApiError;
-use crate::keys::guard::require_api_key;
-use crate::state::AppState;
-
 pub const BASE: &str = "/api/v1";
-pub const DEFAULT_LIMIT: u32 = 20;
-pub const MAX_LIMIT: u32 = 100;
-pub const MAX_PAGE: u32 = 100_000;
-pub const MAX_QUERY_CHARS: usize = 100;
 
-pub fn router(state: AppState) -> Router<AppState> {
+/// What the developer API uses beside the scans' state: the database, the command catalog and the
+/// guides, the served health and public figures, the Discord updates and the keys of its guard.
+#[derive(Clone)]
+pub struct V1State {
+    pub db: Db,
+    pub commands: Arc<Catalog>,
+    pub guides: Arc<Library>,
+    pub stats_json: Arc<CachedJson>,
+    pub health_json: Arc<CachedJson>,
+    pub discord: Arc<Discord>,
+    pub keys: Arc<KeyRing>,
+}
+
+pub fn router<S: Clone + Send + Sync + 'static>(state: V1State, scans_state: ScansState) -> Router<S> {
+    let keyed_scans = Router::new()
+        .route("/api/v1/scan-group", post(scans::scan_group))
+        .route("/api/v1/scan-status/{id}", get(scans::scan_status))
+        .route("/api/v1/resume-scan", post(scans::resume_scan))
+        .route("/api/v1/group-leaderboard/{groupId}", get(scans::group_leaderboard))
+        .route("/api/v1/all-scans", get(scans::all_scans))
+        .route("/api/v1/all-group-leaderboards", get(scans::all_group_leaderboards))
+        .route("/api/v1/leaderboard", get(scans::leaderboard))
+        .route("/api/v1/search", get(scans::search))
+        .route("/api/v1/report-abuse", post(scans::report_abuse))
+        .with_state(scans_state);
     let keyed = Router::new()
         .route("/api/database", get(site::site_database))
         .route("/api/v1/database", get(site::database))
@@ -38,94 +64,8 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/v1/guides/search", get(content::search_guides))
         .route("/api/v1/guides/category/{category}", get(content::guides_in_category))
         .route("/api/v1/wiki", get(content::wiki))
-        .route("/api/v1/scan-group", post(scans::scan_group))
-        .route("/api/v1/scan-status/{id}", get(scans::scan_status))
-        .route("/api/v1/resume-scan", post(scans::resume_scan))
-        .route("/api/v1/group-leaderboard/{groupId}", get(scans::group_leaderboard))
-        .route("/api/v1/all-scans", get(scans::all_scans))
-        .route("/api/v1/all-group-leaderboards", get(scans::all_group_leaderboards))
-        .route("/api/v1/leaderboard", get(scans::leaderboard))
-        .route("/api/v1/search", get(scans::search))
-        .route("/api/v1/report-abuse", post(scans::report_abuse))
-        .route_layer(from_fn_with_state(state, require_api_key));
-    Router::new().route("/api/v1/health", get(site::health)).merge(keyed)
-}
-
-/// Reads a whole-number query parameter within `range`, with a sentence for the form of the API.
-pub fn number_param(
-    name: &str,
-    raw: Option<&str>,
-    default: u32,
-    range: std::ops::RangeInclusive<u32>,
-) -> Result<u32, ApiError> {
-    let Some(raw) = raw.map(str::trim) else { return Ok(default) };
-    let (lo, hi) = (*range.start(), *range.end());
-    match raw.parse::<u32>() {
-        Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(ApiError::field(name, &format!("{name} must be a whole number from {lo} to {hi}"))),
-    }
-}
-
-/// `page` (1 or more) and `limit` (1-100, default 20).
-pub fn paging(page: Option<&str>, limit: Option<&str>) -> Result<(u32, u32), ApiError> {
-    Ok((number_param("page", page, 1, 1..=MAX_PAGE)?, number_param("limit", limit, DEFAULT_LIMIT, 1..=MAX_LIMIT)?))
-}
-
-/// The slice of `items` on `page` of `limit`.
-pub fn page_of<T: Clone>(items: &[T], page: u32, limit: u32) -> Vec<T> {
-    let start = (page as usize - 1).saturating_mul(limit as usize);
-    items.iter().skip(start).take(limit as usize).cloned().collect()
-}
-
-/// A search query: 1-100 characters after trimming.
-pub fn search_query(raw: Option<&str>) -> Result<String, ApiError> {
-    let q = raw.map(str::trim).unwrap_or("");
-    if q.is_empty() {
-        return Err(ApiError::field("q", "Enter something to search for (q)"));
-    }
-    if q.chars().count() > MAX_QUERY_CHARS {
-        return Err(ApiError::field("q", "Search queries may be at most 100 characters"));
-    }
-    Ok(q.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paging_is_validated_with_clear_messages() {
-        assert_eq!(paging(None, None).unwrap(), (1, 20));
-        assert_eq!(paging(Some(" 3"), Some("100")).unwrap(), (3, 100));
-        for (page, limit, field) in [
-            (Some("0"), None, "page"),
-            (Some("-1"), None, "page"),
-            (Some("abc"), None, "page"),
-            (Some("1e3"), None, "page"),
-            (Some("99999999999"), None, "page"),
-            (None, Some("0"), "limit"),
-            (None, Some("101"), "limit"),
-            (None, Some(""), "limit"),
-        ] {
-            let e = paging(page, limit).unwrap_err();
-            assert_eq!(e.status, axum::http::StatusCode::BAD_REQUEST);
-            assert!(e.body.fields.as_ref().unwrap().contains_key(field), "{page:?} {limit:?}");
-        }
-        assert_eq!(
-            paging(Some("2"), Some("101")).unwrap_err().body.error,
-            "limit must be a whole number from 1 to 100"
-        );
-    }
-
-    #[test]
-    fn pages_and_queries() {
-        let items: Vec<u32> = (1..=45).collect();
-        assert_eq!(page_of(&items, 3, 20), (41..=45).collect::<Vec<_>>());
-        assert!(page_of(&items, 4, 20).is_empty());
-        assert!(page_of(&items, MAX_PAGE, MAX_LIMIT).is_empty());
-        assert_eq!(search_query(Some("  fly ")).unwrap(), "fly");
-        assert!(search_query(Some("   ")).is_err());
-        assert!(search_query(None).is_err());
-        assert!(search_query(Some(&"x".repeat(101))).is_err());
-    }
+        .with_state(state.clone())
+        .merge(keyed_scans)
+        .route_layer(from_fn_with_state(state.keys.clone(), require_api_key));
+    Router::new().route("/api/v1/health", get(site::health)).with_state(state).merge(keyed)
 }
