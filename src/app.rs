@@ -18,11 +18,11 @@ pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 pub fn router(state: AppState) -> Router {
     // Large, rarely fetched lists are compressed per response; polled bodies are tiny.
     let content = Router::new()
-        .merge(site::router())
+        .merge(site::router(state.site_json.clone()))
         .merge(commands::router())
         .merge(guides::router(state.guides.clone()))
         .merge(openapi::router())
-        .merge(shell::router())
+        .merge(shell::router(state.site.clone()))
         .layer(CompressionLayer::new());
     let polled = Router::new()
         .merge(health::router())
@@ -86,7 +86,7 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
         let _ = state.visits.record(route.path, client.ip, crate::http::user_agent(req.headers()));
     }
     let origin = crate::http::origin::of_request(state.site.base_url.as_deref(), req.headers(), client);
-    state.shells.respond(&state, route, origin, req.headers())
+    state.shells.respond(&state.site, &state.site_json, route, origin, req.headers())
 }
 
 #[cfg(test)]
