@@ -25,7 +25,7 @@ pub fn router(state: AppState) -> Router {
         .merge(shell::router(state.site.clone()))
         .layer(CompressionLayer::new());
     let polled = Router::new()
-        .merge(health::router())
+        .merge(health::router(state.health_json.clone()))
         .merge(stats::router())
         .merge(banner::router())
         .merge(discord::router())

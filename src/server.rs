@@ -93,6 +93,14 @@ pub fn build_state(
         base_url: site.base_url.clone(),
         content_security_policy: shells.content_security_policy().clone(),
     });
+    let health_json = Arc::new(CachedJson::new(&()));
+    let health = Arc::new(health::HealthCheck {
+        db: db.clone(),
+        data_dir: data_dir.clone(),
+        build_id: build_id.clone(),
+        started_at,
+        health_json: health_json.clone(),
+    });
     let state = AppState::new(Inner {
         options,
         secrets,
@@ -125,7 +133,8 @@ pub fn build_state(
         stats_refresh: Default::default(),
         site_json: Arc::new(site_json),
         stats_json: Arc::new(CachedJson::new(&())),
-        health_json: Arc::new(CachedJson::new(&())),
+        health_json,
+        health,
         banner_json: Arc::new(CachedJson::new(&banner_now)),
         backups: Arc::new(backups),
         metrics,
@@ -133,7 +142,7 @@ pub fn build_state(
     let public =
         state.db.read_blocking(|conn| stats::query_public(conn, &state)).map_err(|e| StartError(e.to_string()))?;
     state.stats_json.set(&public);
-    state.health_json.set(&health::snapshot(&state, true));
+    state.health_json.set(&state.health.snapshot(true));
     Ok(state)
 }
 
@@ -196,7 +205,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
                 // The disk filling up or getting room back shows in /api/health at once.
                 _ = crate::disk::DATA_DISK.changed.notified() => {},
             }
-            health::check(&health_state).await;
+            health_state.health.check().await;
             health_state.auth_limiter.forget_idle();
             health_state.login_throttle.forget_idle();
             health_state.challenges.prune();

@@ -62,6 +62,8 @@ pub struct Inner {
     pub site_json: Arc<CachedJson>,
     pub stats_json: Arc<CachedJson>,
     pub health_json: Arc<CachedJson>,
+    /// Re-checks the database and the disk and rebuilds `health_json`.
+    pub health: Arc<crate::health::HealthCheck>,
     pub banner_json: Arc<CachedJson>,
     /// Scheduled and on-demand backups, and the data dir lock a restore respects.
     pub backups: Arc<crate::backup::Backups>,
@@ -81,5 +83,12 @@ impl Deref for AppState {
     type Target = Inner;
     fn deref(&self) -> &Inner {
         &self.0
+    }
+}
+
+/// Lets callers not yet handed the health check run it from the state (`health::check(&state)`).
+impl AsRef<crate::health::HealthCheck> for AppState {
+    fn as_ref(&self) -> &crate::health::HealthCheck {
+        &self.health
     }
 }
