@@ -33,7 +33,20 @@ pub fn router(state: AppState) -> Router {
     let roblox = roblox::routes::router(state.clone());
     let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
     let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));
-    let hosting = Router::new().merge(backup::routes::router(state.clone())).merge(metrics::router());
+    let backup_state = backup::BackupState {
+        backups: state.backups.clone(),
+        db: state.db.clone(),
+        data_dir: state.data_dir.as_path().into(),
+        jobs: state.jobs.clone(),
+    };
+    let metrics_state = metrics::MetricsState {
+        metrics: state.metrics.clone(),
+        db: state.db.clone(),
+        jobs: state.jobs.clone(),
+        roblox: state.roblox.clone(),
+        started_at: state.started_at,
+    };
+    let hosting = Router::new().merge(backup::routes::router(backup_state)).merge(metrics::router(metrics_state));
     let router = Router::new()
         .merge(content)
         .merge(polled)

@@ -258,7 +258,13 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
         tasks.push(tokio::spawn(crate::discord::poller::run_members(state.clone(), job)));
     }
     if state.options.backups.backup_every.is_some() {
-        tasks.push(tokio::spawn(crate::backup::schedule(state.clone(), state.jobs.register(crate::backup::JOB))));
+        let backups = crate::backup::BackupState {
+            backups: state.backups.clone(),
+            db: state.db.clone(),
+            data_dir: state.data_dir.as_path().into(),
+            jobs: state.jobs.clone(),
+        };
+        tasks.push(tokio::spawn(crate::backup::schedule(backups, state.jobs.register(crate::backup::JOB))));
     }
     // With --litestream, Litestream checkpoints the WAL where its replication wants it.
     if state.options.backups.litestream {
