@@ -1,7 +1,7 @@
 //! Assembles the router: every feature's routes, the shared middleware and the fallbacks.
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRef, Request, State};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
@@ -27,11 +27,14 @@ pub fn router(state: AppState) -> Router {
     let polled = Router::new()
         .merge(health::router(state.health_json.clone()))
         .merge(stats::router())
-        .merge(banner::router())
+        .merge(banner::router(state.banner.clone()))
         .merge(discord::router())
         .merge(discord::interactions::router());
     let roblox = roblox::routes::router(state.clone());
-    let people = Router::new().merge(accounts::router()).merge(admin::router(state.clone())).merge(ads::router());
+    let people = Router::new()
+        .merge(accounts::router())
+        .merge(admin::router(state.clone()))
+        .merge(ads::router(ads::AdsState::from_ref(&state)));
     let developers = Router::new().merge(keys::router()).merge(v1::router(state.clone()));
     let backup_state = backup::BackupState {
         backups: state.backups.clone(),

@@ -46,7 +46,7 @@ pub fn build_state(
     let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
     let db = Db::open(&crate::db::database_path(&data_dir)).map_err(|e| StartError(format!("{}: {e}", data_dir.display())))?;
     let (scores, banner_now) = db
-        .read_blocking(|conn| Ok((commands::load_scores(conn)?, banner::current(conn, &site.default_banner)?)))
+        .read_blocking(|conn| Ok((commands::load_scores(conn)?, banner::current(conn, &site.default_banner, crate::ads::store::running_sponsor)?)))
         .map_err(|e| StartError(format!("cannot read the database: {e}")))?;
     let visits = db
         .write_blocking(|tx| {
@@ -93,6 +93,12 @@ pub fn build_state(
         base_url: site.base_url.clone(),
         content_security_policy: shells.content_security_policy().clone(),
     });
+    let banner = Arc::new(banner::ServedBanner::new(
+        db.clone(),
+        site.default_banner.clone(),
+        crate::ads::store::running_sponsor,
+        &banner_now,
+    ));
     let health_json = Arc::new(CachedJson::new(&()));
     let health = Arc::new(health::HealthCheck {
         db: db.clone(),
@@ -128,14 +134,12 @@ pub fn build_state(
         submissions: Arc::new(crate::ads::submission_limit()),
         llm,
         discord: Arc::new(discord),
-        banner_expiry: Default::default(),
-        banner_changed: Default::default(),
+        banner,
         stats_refresh: Default::default(),
         site_json: Arc::new(site_json),
         stats_json: Arc::new(CachedJson::new(&())),
         health_json,
         health,
-        banner_json: Arc::new(CachedJson::new(&banner_now)),
         backups: Arc::new(backups),
         metrics,
     });
@@ -191,7 +195,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
                 Err(e) if !e.is_out_of_space() => tracing::warn!("page view counts not written: {e}"),
                 _ => {}
             }
-            if let Err(e) = banner::refresh(&stats_state).await {
+            if let Err(e) = stats_state.banner.refresh().await {
                 tracing::warn!("banner not refreshed: {e}");
             }
         }
@@ -245,7 +249,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
         }
     });
-    let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
+    let expiry_task = tokio::spawn(banner::expire_on_time(state.banner.clone()));
     let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
     tasks.push(tokio::spawn(crate::roblox::monitor::run(state.clone())));
     tasks.push(tokio::spawn(crate::scans::worker::run(state.clone())));
