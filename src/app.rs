@@ -28,8 +28,8 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router(state.health_json.clone()))
         .merge(stats::router())
         .merge(banner::router(state.banner.clone()))
-        .merge(discord::router())
-        .merge(discord::interactions::router());
+        .merge(discord::router(state.discord.clone()))
+        .merge(discord::interactions::router(state.discord.clone()));
     let roblox = roblox::routes::router(state.clone());
     let people = Router::new()
         .merge(accounts::router())

@@ -253,13 +253,15 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
     tasks.push(tokio::spawn(crate::roblox::monitor::run(state.clone())));
     tasks.push(tokio::spawn(crate::scans::worker::run(state.clone())));
+    let discord = crate::discord::poller::PollerState::from(&state);
     if !state.discord.channels().is_empty() {
         let job = state.jobs.register("discord-updates");
-        tasks.push(tokio::spawn(crate::discord::poller::run_updates(state.clone(), job)));
+        tasks.push(tokio::spawn(crate::discord::poller::run_updates(discord.clone(), job)));
     }
-    if crate::discord::poller::members_configured(&state) {
+    if crate::discord::poller::members_configured(&discord) {
         let job = state.jobs.register("discord-members");
-        tasks.push(tokio::spawn(crate::discord::poller::run_members(state.clone(), job)));
+        let stats_refresh = state.stats_refresh.clone();
+        tasks.push(tokio::spawn(crate::discord::poller::run_members(discord, job, move || stats_refresh.soon())));
     }
     if state.options.backups.backup_every.is_some() {
         let backups = crate::backup::BackupState {

@@ -112,3 +112,10 @@ impl axum::extract::FromRef<AppState> for crate::ads::AdsState {
         }
     }
 }
+
+/// The Discord pollers' share of the state (the server's tasks, and tests that poll by hand).
+impl From<&AppState> for crate::discord::poller::PollerState {
+    fn from(state: &AppState) -> Self {
+        Self { discord: state.discord.clone(), db: state.db.clone(), llm: state.llm.clone(), site: state.site.clone() }
+    }
+}
