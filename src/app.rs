@@ -1,7 +1,7 @@
 //! Assembles the router: every feature's routes, the shared middleware and the fallbacks.
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRef, Request, State};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
@@ -11,25 +11,28 @@ use tower_http::compression::CompressionLayer;
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
 use crate::state::AppState;
-use crate::{accounts, admin, ads, backup, banner, commands, discord, guides, health, keys, metrics, openapi, roblox, shell, site, stats, v1};
+use crate::{
+    accounts, admin, ads, backup, banner, commands, discord, guides, health, keys, metrics, openapi, roblox, shell,
+    site, stats, v1,
+};
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
 pub fn router(state: AppState) -> Router {
     // Large, rarely fetched lists are compressed per response; polled bodies are tiny.
     let content = Router::new()
-        .merge(site::router())
+        .merge(site::router(state.site_json.clone()))
         .merge(commands::router(commands::CommandsState { db: state.db.clone(), commands: state.commands.clone() }))
         .merge(guides::router(state.guides.clone()))
         .merge(openapi::router())
-        .merge(shell::router())
+        .merge(shell::router(state.site.clone()))
         .layer(CompressionLayer::new());
     let polled = Router::new()
-        .merge(health::router())
+        .merge(health::router(state.health_json.clone()))
         .merge(stats::router(state.public_figures()))
-        .merge(banner::router())
-        .merge(discord::router())
-        .merge(discord::interactions::router());
+        .merge(banner::router(state.banner.clone()))
+        .merge(discord::router(state.discord.clone()))
+        .merge(discord::interactions::router(state.discord.clone()));
     let roblox_state =
         roblox::routes::RobloxState { db: state.db.clone(), roblox: state.roblox.clone(), keys: state.keys.clone() };
     let roblox = roblox::routes::router(roblox_state);
@@ -42,7 +45,7 @@ pub fn router(state: AppState) -> Router {
             stats_refresh: state.stats_refresh.clone(),
         }))
         .merge(admin::router(state.clone()))
-        .merge(ads::router());
+        .merge(ads::router(ads::AdsState::from_ref(&state)));
     let v1_state = v1::V1State {
         db: state.db.clone(),
         commands: state.commands.clone(),
@@ -55,7 +58,20 @@ pub fn router(state: AppState) -> Router {
     let keys_state = keys::KeysState { db: state.db.clone(), keys: state.keys.clone() };
     let scans_state: crate::scans::ScansState = axum::extract::FromRef::from_ref(&state);
     let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(v1_state, scans_state));
-    let hosting = Router::new().merge(backup::routes::router(state.clone())).merge(metrics::router());
+    let backup_state = backup::BackupState {
+        backups: state.backups.clone(),
+        db: state.db.clone(),
+        data_dir: state.data_dir.as_path().into(),
+        jobs: state.jobs.clone(),
+    };
+    let metrics_state = metrics::MetricsState {
+        metrics: state.metrics.clone(),
+        db: state.db.clone(),
+        jobs: state.jobs.clone(),
+        roblox: state.roblox.clone(),
+        started_at: state.started_at,
+    };
+    let hosting = Router::new().merge(backup::routes::router(backup_state)).merge(metrics::router(metrics_state));
     let router = Router::new()
         .merge(content)
         .merge(polled)
@@ -65,8 +81,7 @@ pub fn router(state: AppState) -> Router {
         .merge(roblox)
         .fallback(fallback);
     // Installed only when metrics are on, so they cost nothing otherwise.
-    let router =
-        if state.metrics.enabled { router.layer(metrics::TrackLayer(state.metrics.clone())) } else { router };
+    let router = if state.metrics.enabled { router.layer(metrics::TrackLayer(state.metrics.clone())) } else { router };
     router
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
@@ -108,7 +123,7 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
         let _ = state.visits.record(route.path, client.ip, crate::http::user_agent(req.headers()));
     }
     let origin = crate::http::origin::of_request(state.site.base_url.as_deref(), req.headers(), client);
-    state.shells.respond(&state, route, origin, req.headers())
+    state.shells.respond(&state.site, &state.site_json, route, origin, req.headers())
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ pub fn main() -> ExitCode {
         Command::AdminKey { name } => run_admin_key(&cli.options, &name),
         Command::Backup { file } => run_backup(&cli.options, &file),
         Command::Doctor => return crate::doctor::run(&cli.options, Secrets::from_env()),
-        Command::Restore { file } => crate::backup::restore::run(&cli.options, &file),
+        Command::Restore { file } => crate::backup::restore::run(&cli.options, &file).map_err(StartError),
         Command::Discord(crate::config::DiscordCommand::RegisterCommands { application_id, guild_id }) => {
             run_register_commands(&application_id, guild_id.as_deref())
         }

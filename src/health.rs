@@ -1,6 +1,9 @@
 //! `GET /api/health`: polled by every open page, so it answers from memory; a background task
 //! re-checks the database every few seconds and the body changes only when the status does.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -8,8 +11,8 @@ use axum::response::Response;
 use axum::routing::get;
 use serde::Serialize;
 
-use crate::http::cached::Caching;
-use crate::state::AppState;
+use crate::db::Db;
+use crate::http::cached::{CachedJson, Caching};
 
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -38,44 +41,62 @@ fn disk_values() -> utoipa::openapi::Object {
     crate::http::schema::string_enum(&["ok", "full"])
 }
 
-pub fn snapshot(state: &AppState, database_ok: bool) -> Health {
-    let disk_full = crate::disk::DATA_DISK.is_full();
-    Health {
-        status: if database_ok && !disk_full { "ok" } else { "degraded" },
-        version: env!("CARGO_PKG_VERSION"),
-        build: state.build_id.clone(),
-        started_at: state.started_at.to_string(),
-        database: if database_ok { "ok" } else { "error" },
-        disk: if disk_full { "full" } else { "ok" },
-    }
+/// What the health answer is built from: the database it checks, the data dir whose disk it
+/// probes, the build it names, and the served body (`health_json`, shared with `/v1`).
+pub struct HealthCheck {
+    pub db: Db,
+    pub data_dir: PathBuf,
+    pub build_id: String,
+    pub started_at: jiff::Timestamp,
+    pub health_json: Arc<CachedJson>,
 }
 
-/// Re-checks the database (and, while the disk is marked full, whether space came back).
-pub async fn check(state: &AppState) -> bool {
-    let dir = state.data_dir.clone();
-    let _ = tokio::task::spawn_blocking(move || crate::disk::DATA_DISK.probe(&dir)).await;
-    let ok = state.db.read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?)).await.is_ok();
-    let was_ok = serde_json::from_slice::<serde_json::Value>(&state.health_json.get().bytes)
-        .map(|h| h["database"] != "error")
-        .unwrap_or(true);
-    // The body also changes with the disk, which logs its own lines.
-    if state.health_json.set(&snapshot(state, ok)) && ok != was_ok {
-        if ok {
-            tracing::info!("database check passed again");
-        } else {
-            tracing::error!("database check failed");
+impl HealthCheck {
+    pub fn snapshot(&self, database_ok: bool) -> Health {
+        let disk_full = crate::disk::DATA_DISK.is_full();
+        Health {
+            status: if database_ok && !disk_full { "ok" } else { "degraded" },
+            version: env!("CARGO_PKG_VERSION"),
+            build: self.build_id.clone(),
+            started_at: self.started_at.to_string(),
+            database: if database_ok { "ok" } else { "error" },
+            disk: if disk_full { "full" } else { "ok" },
         }
     }
-    ok
+
+    /// Re-checks the database (and, while the disk is marked full, whether space came back).
+    pub async fn check(&self) -> bool {
+        let dir = self.data_dir.clone();
+        let _ = tokio::task::spawn_blocking(move || crate::disk::DATA_DISK.probe(&dir)).await;
+        let ok = self.db.read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?)).await.is_ok();
+        let was_ok = serde_json::from_slice::<serde_json::Value>(&self.health_json.get().bytes)
+            .map(|h| h["database"] != "error")
+            .unwrap_or(true);
+        // The body also changes with the disk, which logs its own lines.
+        if self.health_json.set(&self.snapshot(ok)) && ok != was_ok {
+            if ok {
+                tracing::info!("database check passed again");
+            } else {
+                tracing::error!("database check failed");
+            }
+        }
+        ok
+    }
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/health", get(get_health))
+/// [`HealthCheck::check`] for whoever holds the health check (`&Arc<HealthCheck>`, or the
+/// assembled state while a caller still has that).
+pub async fn check(health: &impl AsRef<HealthCheck>) -> bool {
+    health.as_ref().check().await
+}
+
+pub fn router<S: Clone + Send + Sync + 'static>(health_json: Arc<CachedJson>) -> Router<S> {
+    Router::new().route("/api/health", get(get_health)).with_state(health_json)
 }
 
 /// Liveness and version. Carries an ETag; `If-None-Match` gets 304.
 #[utoipa::path(get, path = "/api/health", tag = "site", operation_id = "getHealth",
     responses((status = 200, description = "Liveness and version", body = Health), (status = 304, description = "Not modified")))]
-pub(crate) async fn get_health(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.health_json.respond(&headers, Caching::HEALTH)
+pub(crate) async fn get_health(State(health_json): State<Arc<CachedJson>>, headers: HeaderMap) -> Response {
+    health_json.respond(&headers, Caching::HEALTH)
 }

@@ -46,7 +46,7 @@ pub fn build_state(
     let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
     let db = Db::open(&crate::db::database_path(&data_dir)).map_err(|e| StartError(format!("{}: {e}", data_dir.display())))?;
     let (scores, banner_now) = db
-        .read_blocking(|conn| Ok((commands::load_scores(conn)?, banner::current(conn, &site.default_banner)?)))
+        .read_blocking(|conn| Ok((commands::load_scores(conn)?, banner::current(conn, &site.default_banner, crate::ads::store::running_sponsor)?)))
         .map_err(|e| StartError(format!("cannot read the database: {e}")))?;
     let visits = db
         .write_blocking(|tx| {
@@ -93,6 +93,20 @@ pub fn build_state(
         base_url: site.base_url.clone(),
         content_security_policy: shells.content_security_policy().clone(),
     });
+    let banner = Arc::new(banner::ServedBanner::new(
+        db.clone(),
+        site.default_banner.clone(),
+        crate::ads::store::running_sponsor,
+        &banner_now,
+    ));
+    let health_json = Arc::new(CachedJson::new(&()));
+    let health = Arc::new(health::HealthCheck {
+        db: db.clone(),
+        data_dir: data_dir.clone(),
+        build_id: build_id.clone(),
+        started_at,
+        health_json: health_json.clone(),
+    });
     let state = AppState::new(Inner {
         options,
         secrets,
@@ -120,20 +134,19 @@ pub fn build_state(
         submissions: Arc::new(crate::ads::submission_limit()),
         llm,
         discord: Arc::new(discord),
-        banner_expiry: Default::default(),
-        banner_changed: Default::default(),
+        banner,
         stats_refresh: Default::default(),
         site_json: Arc::new(site_json),
         stats_json: Arc::new(CachedJson::new(&())),
-        health_json: Arc::new(CachedJson::new(&())),
-        banner_json: Arc::new(CachedJson::new(&banner_now)),
+        health_json,
+        health,
         backups: Arc::new(backups),
         metrics,
     });
     let public =
         state.db.read_blocking(|conn| state.public_figures().query(conn)).map_err(|e| StartError(e.to_string()))?;
     state.stats_json.set(&public);
-    state.health_json.set(&health::snapshot(&state, true));
+    state.health_json.set(&state.health.snapshot(true));
     Ok(state)
 }
 
@@ -183,7 +196,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
                 Err(e) if !e.is_out_of_space() => tracing::warn!("page view counts not written: {e}"),
                 _ => {}
             }
-            if let Err(e) = banner::refresh(&stats_state).await {
+            if let Err(e) = stats_state.banner.refresh().await {
                 tracing::warn!("banner not refreshed: {e}");
             }
         }
@@ -197,7 +210,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
                 // The disk filling up or getting room back shows in /api/health at once.
                 _ = crate::disk::DATA_DISK.changed.notified() => {},
             }
-            health::check(&health_state).await;
+            health_state.health.check().await;
             health_state.auth_limiter.forget_idle();
             health_state.login_throttle.forget_idle();
             health_state.challenges.prune();
@@ -237,22 +250,30 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             }
         }
     });
-    let expiry_task = tokio::spawn(banner::expire_on_time(state.clone()));
+    let expiry_task = tokio::spawn(banner::expire_on_time(state.banner.clone()));
     let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
     let badge_monitor = state.jobs.register("badge-monitor");
     tasks.push(tokio::spawn(crate::roblox::monitor::run(state.roblox.clone(), badge_monitor)));
     let scans: crate::scans::ScansState = axum::extract::FromRef::from_ref(&state);
     tasks.push(tokio::spawn(crate::scans::worker::run(scans, state.jobs.register("group-scans"))));
+    let discord = crate::discord::poller::PollerState::from(&state);
     if !state.discord.channels().is_empty() {
         let job = state.jobs.register("discord-updates");
-        tasks.push(tokio::spawn(crate::discord::poller::run_updates(state.clone(), job)));
+        tasks.push(tokio::spawn(crate::discord::poller::run_updates(discord.clone(), job)));
     }
-    if crate::discord::poller::members_configured(&state) {
+    if crate::discord::poller::members_configured(&discord) {
         let job = state.jobs.register("discord-members");
-        tasks.push(tokio::spawn(crate::discord::poller::run_members(state.clone(), job)));
+        let stats_refresh = state.stats_refresh.clone();
+        tasks.push(tokio::spawn(crate::discord::poller::run_members(discord, job, move || stats_refresh.wake())));
     }
     if state.options.backups.backup_every.is_some() {
-        tasks.push(tokio::spawn(crate::backup::schedule(state.clone(), state.jobs.register(crate::backup::JOB))));
+        let backups = crate::backup::BackupState {
+            backups: state.backups.clone(),
+            db: state.db.clone(),
+            data_dir: state.data_dir.as_path().into(),
+            jobs: state.jobs.clone(),
+        };
+        tasks.push(tokio::spawn(crate::backup::schedule(backups, state.jobs.register(crate::backup::JOB))));
     }
     // With --litestream, Litestream checkpoints the WAL where its replication wants it.
     if state.options.backups.litestream {

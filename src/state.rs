@@ -53,16 +53,16 @@ pub struct Inner {
     pub llm: Option<crate::llm::LlmClient>,
     /// The update channels' summaries, the member count and the interactions endpoint.
     pub discord: Arc<crate::discord::Discord>,
-    /// When the served banner changes by itself next (ms since the epoch; 0: never).
-    pub banner_expiry: std::sync::atomic::AtomicI64,
-    pub banner_changed: tokio::sync::Notify,
+    /// The bottom banner as served, refreshed after changes and at a sponsor's expiry.
+    pub banner: Arc<crate::banner::ServedBanner>,
     /// Wakes the stats task to rebuild the public figures now.
     pub stats_refresh: crate::stats::StatsRefresh,
     /// Bodies served from memory.
     pub site_json: Arc<CachedJson>,
     pub stats_json: Arc<CachedJson>,
     pub health_json: Arc<CachedJson>,
-    pub banner_json: Arc<CachedJson>,
+    /// Re-checks the database and the disk and rebuilds `health_json`.
+    pub health: Arc<crate::health::HealthCheck>,
     /// Scheduled and on-demand backups, and the data dir lock a restore respects.
     pub backups: Arc<crate::backup::Backups>,
     pub metrics: std::sync::Arc<crate::metrics::Metrics>,
@@ -106,5 +106,41 @@ impl axum::extract::FromRef<AppState> for crate::scans::ScansState {
             scans: state.scans.clone(),
             settings: state.site.scans.clone(),
         }
+    }
+}
+
+/// Lets callers not yet handed the health check run it from the state (`health::check(&state)`).
+impl AsRef<crate::health::HealthCheck> for AppState {
+    fn as_ref(&self) -> &crate::health::HealthCheck {
+        &self.health
+    }
+}
+
+/// Lets callers not yet handed the banner refresh it from the state (`banner::refresh(&state)`).
+impl AsRef<crate::banner::ServedBanner> for AppState {
+    fn as_ref(&self) -> &crate::banner::ServedBanner {
+        &self.banner
+    }
+}
+
+/// Advertising's share of the state; also how the admin router, still over the whole state,
+/// hands it to the review handlers.
+impl axum::extract::FromRef<AppState> for crate::ads::AdsState {
+    fn from_ref(state: &AppState) -> Self {
+        Self {
+            db: state.db.clone(),
+            data_dir: state.data_dir.as_path().into(),
+            heavy_work: state.heavy_work.clone(),
+            submissions: state.submissions.clone(),
+            llm: state.llm.clone(),
+            banner: state.banner.clone(),
+        }
+    }
+}
+
+/// The Discord pollers' share of the state (the server's tasks, and tests that poll by hand).
+impl From<&AppState> for crate::discord::poller::PollerState {
+    fn from(state: &AppState) -> Self {
+        Self { discord: state.discord.clone(), db: state.db.clone(), llm: state.llm.clone(), site: state.site.clone() }
     }
 }

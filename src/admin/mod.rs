@@ -36,7 +36,6 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/advertisements", get(crate::ads::review::list))
         .route("/api/admin/advertisements/{id}", patch(crate::ads::review::set_status))
         .route("/api/admin/clear-cache", post(settings::clear_cache))
-        .route("/api/admin/backup", get(crate::backup::routes::download_database))
         .route("/api/admin/abuse-reports", get(crate::scans::admin::list_reports))
         .route("/api/admin/abuse-reports/{id}", patch(crate::scans::admin::update_report))
         .route("/api/admin/scans/{id}/cancel", post(crate::scans::admin::cancel_scan))

@@ -9,6 +9,7 @@ pub mod review;
 pub mod store;
 
 use std::path::{Path as FsPath, PathBuf};
+use std::sync::Arc;
 
 use crate::ratelimit::PerIp;
 use axum::Extension;
@@ -24,7 +25,18 @@ use utoipa::ToSchema;
 use crate::error::ApiError;
 use crate::http::client_ip::{ClientIp, anonymize};
 use crate::http::extract::Path;
-use crate::state::AppState;
+
+/// What advertising uses: the database, the uploads' data dir, the image work gate, the
+/// submission limit, the language model (if any) and the served banner a review changes.
+#[derive(Clone)]
+pub struct AdsState {
+    pub db: crate::db::Db,
+    pub data_dir: Arc<FsPath>,
+    pub heavy_work: crate::heavy::HeavyWork,
+    pub submissions: Arc<PerIp>,
+    pub llm: Option<crate::llm::LlmClient>,
+    pub banner: Arc<crate::banner::ServedBanner>,
+}
 
 /// The whole multipart request (image, fields and framing).
 pub const MULTIPART_LIMIT: usize = 6 * 1024 * 1024;
@@ -47,10 +59,11 @@ pub fn uploads_dir(data_dir: &FsPath) -> PathBuf {
     data_dir.join("uploads")
 }
 
-pub fn router() -> Router<AppState> {
+pub fn router<S: Clone + Send + Sync + 'static>(state: AdsState) -> Router<S> {
     Router::new()
         .route("/api/advertise", post(submit).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)))
         .route("/uploads/{name}", get(upload))
+        .with_state(state)
 }
 
 #[derive(Serialize, ToSchema)]
@@ -258,7 +271,7 @@ fn check_fields(parts: &Parts) -> Result<Fields, ApiError> {
         (status = 413, description = "Image over 5 MB, or a Content-Length over the 6 MiB form limit (refused before the body is read)"), (status = 415, description = "Not a PNG, JPEG, WebP or GIF"),
         (status = 429, description = "More than 5 submissions this hour from this IP (refused before the body is read)")))]
 pub(crate) async fn submit(
-    State(state): State<AppState>,
+    State(state): State<AdsState>,
     Extension(client): Extension<ClientIp>,
     req: axum::extract::Request,
 ) -> Result<Response, ApiError> {
@@ -381,7 +394,7 @@ fn discard_in_background(body: Body) {
 #[utoipa::path(get, path = "/uploads/{name}", tag = "ads", operation_id = "getUpload",
     params(("name" = String, Path, description = "The stored file's name", pattern = r"^[0-9a-f]{32}\.(png|jpg)$")),
     responses((status = 200, description = "The image", content((String = "image/png"), (String = "image/jpeg"))), (status = 404, description = "No such upload")))]
-pub(crate) async fn upload(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, ApiError> {
+pub(crate) async fn upload(State(state): State<AdsState>, Path(name): Path<String>) -> Result<Response, ApiError> {
     let not_found = || ApiError::not_found("No such file.");
     let (stem, ext) = name.rsplit_once('.').ok_or_else(not_found)?;
     let content_type = match ext {

@@ -4,21 +4,33 @@
 
 use std::path::Path as FsPath;
 
-use axum::Json;
 use axum::extract::State;
+use axum::routing::{get, patch, post};
+use axum::{Json, Router};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::AdsState;
 use super::colors::{Design, contrast};
 use super::store::{self, Application};
 use crate::error::ApiError;
 use crate::http::extract::{Json as JsonIn, Path, Query};
 use crate::site::is_hex_color;
-use crate::state::AppState;
 
 /// How long the image of a rejected application is kept for the audit before its file is deleted.
 pub const REJECTED_IMAGE_KEEP_MS: i64 = 7 * 24 * 3600 * 1000;
+
+/// The admins' advertising routes, without the admin guard: the admin router merges them before
+/// its `route_layer`, so the guard covers them.
+pub fn router<S: Clone + Send + Sync + 'static>(state: AdsState) -> Router<S> {
+    Router::new()
+        .route("/api/admin/deactivate-banner", post(deactivate))
+        .route("/api/admin/activate-banner", post(activate))
+        .route("/api/admin/advertisements", get(list))
+        .route("/api/admin/advertisements/{id}", patch(set_status))
+        .with_state(state)
+}
 
 #[derive(Serialize, ToSchema)]
 pub struct Applications {
@@ -42,7 +54,7 @@ pub struct ListQuery {
     responses((status = 200, description = "The applications", body = Applications), (status = 400, description = "Unknown status", body = crate::error::ErrorBody),
         (status = 401, description = "Not an admin")))]
 pub(crate) async fn list(
-    State(state): State<AppState>,
+    State(state): State<AdsState>,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Applications>, ApiError> {
     let status = match q.status.as_deref() {
@@ -89,7 +101,7 @@ pub struct Reviewed {
     responses((status = 200, body = Reviewed), (status = 400, description = "Unknown status"), (status = 401, description = "Not an admin"),
         (status = 404, description = "No such advertisement"), (status = 409, description = "Not pending any more")))]
 pub(crate) async fn set_status(
-    State(state): State<AppState>,
+    State(state): State<AdsState>,
     Path(id): Path<i64>,
     JsonIn(body): JsonIn<StatusChange>,
 ) -> Result<Json<Reviewed>, ApiError> {
@@ -108,7 +120,7 @@ pub(crate) async fn set_status(
         })
         .await?;
     tracing::info!("advertisement {id} {}", advertisement.status);
-    crate::banner::refresh(&state).await?;
+    state.banner.refresh().await?;
     Ok(Json(Reviewed { success: true, advertisement }))
 }
 
@@ -137,7 +149,7 @@ pub struct Activated {
     responses((status = 200, body = Activated), (status = 400, description = "Bad colours"), (status = 401, description = "Not an admin"),
         (status = 404, description = "No such advertisement"), (status = 409, description = "Not approved")))]
 pub(crate) async fn activate(
-    State(state): State<AppState>,
+    State(state): State<AdsState>,
     JsonIn(body): JsonIn<Activation>,
 ) -> Result<Json<Activated>, ApiError> {
     for (name, value) in [
@@ -162,7 +174,7 @@ pub(crate) async fn activate(
     };
     let id = body.advertisement_id;
     let expires = state.db.write(move |tx| store::activate(tx, id, &design)).await?;
-    crate::banner::refresh(&state).await?;
+    state.banner.refresh().await?;
     tracing::info!("advertisement {id} is the banner");
     Ok(Json(Activated { success: true, expires_at: crate::db::rfc3339(expires) }))
 }
@@ -170,9 +182,9 @@ pub(crate) async fn activate(
 /// End the sponsored banner (the default clan banner is back).
 #[utoipa::path(post, path = "/api/admin/deactivate-banner", tag = "admin", operation_id = "deactivateBanner", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = crate::http::Success), (status = 401, description = "Not an admin")))]
-pub(crate) async fn deactivate(State(state): State<AppState>) -> Result<Json<crate::http::Success>, ApiError> {
+pub(crate) async fn deactivate(State(state): State<AdsState>) -> Result<Json<crate::http::Success>, ApiError> {
     let ended = state.db.write(|tx| store::deactivate(tx)).await?;
-    crate::banner::refresh(&state).await?;
+    state.banner.refresh().await?;
     if ended {
         tracing::info!("sponsored banner ended by an admin");
     }

@@ -245,6 +245,35 @@ pub fn running(conn: &Connection, at_ms: i64) -> Result<Option<Running>, ApiErro
     Ok(Some(Running { ad, design: Design { background_color, text_color, border_color }, expires_at }))
 }
 
+/// The sponsored banner running at `at_ms` as the banner shows it (the banner's
+/// [`crate::banner::SponsorSource`]).
+pub fn running_sponsor(conn: &Connection, at_ms: i64) -> Result<Option<crate::banner::Sponsor>, ApiError> {
+    let Some(running) = running(conn, at_ms)? else { return Ok(None) };
+    let Design { background_color, text_color, border_color } = running.design;
+    Ok(Some(crate::banner::Sponsor {
+        colors: crate::site::BannerColors { background_color, text_color, border_color },
+        advertisement_id: running.ad.id,
+        expires_at_ms: running.expires_at,
+        advertisement: banner_fields(&running.ad),
+    }))
+}
+
+/// The advertisement fields the bottom banner and the fullscreen ad show.
+fn banner_fields(ad: &Application) -> serde_json::Value {
+    serde_json::json!({
+        "id": ad.id,
+        "websiteUrl": ad.website_url,
+        "imagePath": ad.image_path,
+        "adDescription": ad.ad_description,
+        "premiumFullscreen": ad.premium_fullscreen,
+        "duration": ad.duration,
+        "fullscreenMessageType": ad.fullscreen_message_type,
+        "fullscreenCustomMessage": ad.fullscreen_custom_message,
+        "aiAnalysis": ad.ai_analysis,
+        "links": ad.links,
+    })
+}
+
 #[derive(Debug, Serialize, ToSchema, PartialEq, Eq, Default)]
 pub struct Summary {
     pub approved: i64,

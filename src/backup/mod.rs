@@ -13,6 +13,7 @@ pub mod restore;
 pub mod routes;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub use archive::BackupInfo;
@@ -20,11 +21,20 @@ pub use lock::DataDirLock;
 
 pub use crate::config::{BackupOptions, parse_every};
 use crate::db::Db;
-use crate::jobs::JobHandle;
-use crate::state::AppState;
+use crate::jobs::{JobHandle, Jobs};
 
 /// The job's name in `state.jobs` (and in /metrics).
 pub const JOB: &str = "backup";
+
+/// What the backup routes and the schedule use: the archives, the database and data dir they copy,
+/// and the jobs registry the backup job reports to.
+#[derive(Clone)]
+pub struct BackupState {
+    pub backups: Arc<Backups>,
+    pub db: Db,
+    pub data_dir: Arc<Path>,
+    pub jobs: Jobs,
+}
 
 /// Shown in the admin panel: `86400` seconds as `24h`.
 pub fn format_every(every: Duration) -> String {
@@ -98,7 +108,7 @@ fn lowest_priority() -> i32 {
 
 /// The scheduled backups: the first one `--backup-every` after the newest archive (at once
 /// when there is none or it is older), then every interval.
-pub async fn schedule(state: AppState, job: JobHandle) {
+pub async fn schedule(state: BackupState, job: JobHandle) {
     let Some(every) = state.backups.options.backup_every else { return };
     let dir = state.backups.dir.clone();
     let newest = tokio::task::spawn_blocking(move || {

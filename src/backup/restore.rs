@@ -256,13 +256,12 @@ fn unpack(file: &Path, into: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `fanhub restore FILE [--data-dir D]`.
-pub fn run(options: &crate::config::Options, file: &Path) -> Result<(), crate::server::StartError> {
-    use crate::server::StartError;
+/// `fanhub restore FILE [--data-dir D]`. The error is the one line shown to the operator.
+pub fn run(options: &crate::config::Options, file: &Path) -> Result<(), String> {
     if options.temp {
-        return Err(StartError("restore needs a data dir (--data-dir), not --temp".into()));
+        return Err("restore needs a data dir (--data-dir), not --temp".into());
     }
-    let report = restore(file, &options.data_dir).map_err(|e| StartError(format!("restore refused: {e}")))?;
+    let report = restore(file, &options.data_dir).map_err(|e| format!("restore refused: {e}"))?;
     for line in &report.lines {
         println!("{line}");
     }

@@ -13,16 +13,18 @@ use axum::routing::get;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::BackupState;
 use super::archive::{self, BackupInfo};
 use crate::error::ApiError;
 use crate::http::extract::Path;
-use crate::state::AppState;
 
-pub fn router(state: AppState) -> Router<AppState> {
+pub fn router<S: Clone + Send + Sync + 'static>(state: BackupState) -> Router<S> {
     Router::new()
         .route("/api/admin/backups", get(list).post(create))
         .route("/api/admin/backups/{name}", get(download))
+        .route("/api/admin/backup", get(download_database))
         .route_layer(from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin))
+        .with_state(state)
 }
 
 #[derive(Serialize, ToSchema)]
@@ -44,7 +46,7 @@ pub struct BackupList {
 /// The backup archives in DATA_DIR/backups/ (database and uploads), newest first, with the schedule.
 #[utoipa::path(get, path = "/api/admin/backups", tag = "admin", operation_id = "listBackups", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The archives and the schedule", body = BackupList)))]
-pub(crate) async fn list(State(state): State<AppState>) -> Result<JsonOut<BackupList>, ApiError> {
+pub(crate) async fn list(State(state): State<BackupState>) -> Result<JsonOut<BackupList>, ApiError> {
     let dir = state.backups.dir.clone();
     let backups = tokio::task::spawn_blocking(move || archive::list(&dir))
         .await
@@ -64,7 +66,7 @@ pub(crate) async fn list(State(state): State<AppState>) -> Result<JsonOut<Backup
 /// Backup Now: writes an archive at once (and prunes beyond the kept number).
 #[utoipa::path(post, path = "/api/admin/backups", tag = "admin", operation_id = "createBackup", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 201, description = "Written", body = BackupInfo), (status = 409, description = "A backup is being written already", body = crate::error::ErrorBody)))]
-pub(crate) async fn create(State(state): State<AppState>) -> Result<Response, ApiError> {
+pub(crate) async fn create(State(state): State<BackupState>) -> Result<Response, ApiError> {
     let job = state.jobs.register(super::JOB);
     job.started();
     match state.backups.run_now(&state.db, &state.data_dir).await {
@@ -89,7 +91,7 @@ pub(crate) async fn create(State(state): State<AppState>) -> Result<Response, Ap
     responses((status = 200, description = "The archive", content_type = "application/x-tar", body = String,
             headers(("Content-Disposition" = String, description = "attachment; filename=\"NAME\""))),
         (status = 404, description = "No archive by that name", body = crate::error::ErrorBody)))]
-pub(crate) async fn download(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, ApiError> {
+pub(crate) async fn download(State(state): State<BackupState>, Path(name): Path<String>) -> Result<Response, ApiError> {
     // Only names the list can show: no path, no other file of the data dir.
     if !archive::is_backup_name(&name) {
         return Err(ApiError::not_found("No backup by that name."));
@@ -109,7 +111,7 @@ pub(crate) async fn download(State(state): State<AppState>, Path(name): Path<Str
 #[utoipa::path(get, path = "/api/admin/backup", tag = "admin", operation_id = "downloadBackup", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "A consistent copy of the SQLite database", content_type = "application/vnd.sqlite3", body = String,
         headers(("Content-Disposition" = String, description = "attachment; filename=\"fanhub-YYYYmmdd-HHMMSS.db\"")))))]
-pub(crate) async fn download_database(State(state): State<AppState>) -> Result<Response, ApiError> {
+pub(crate) async fn download_database(State(state): State<BackupState>) -> Result<Response, ApiError> {
     let tmp = state.data_dir.join(format!(".backup-{}.db", crate::tokens::random_hex(8)));
     let db = state.db.clone();
     let path = tmp.clone();

@@ -27,7 +27,6 @@ use serde_json::{Value, json};
 
 use super::Discord;
 use crate::error::ApiError;
-use crate::state::AppState;
 
 /// Requests older or newer than this (by their signed timestamp) are refused.
 pub const REPLAY_WINDOW_SECS: i64 = 300;
@@ -204,8 +203,8 @@ struct CommandOption {
     value: Value,
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/discord/interactions", post(interactions))
+pub fn router<S: Clone + Send + Sync + 'static>(discord: Arc<Discord>) -> Router<S> {
+    Router::new().route("/api/discord/interactions", post(interactions)).with_state(discord)
 }
 
 /// Discord's interactions endpoint (set its URL in the Developer Portal). Needs
@@ -218,11 +217,11 @@ pub fn router() -> Router<AppState> {
         (status = 404, description = "Interactions are not enabled (no FANHUB_DISCORD_PUBLIC_KEY)"),
         (status = 413, description = "Body too large")))]
 pub(crate) async fn interactions(
-    State(state): State<AppState>,
+    State(discord): State<Arc<Discord>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let verifier = &state.discord.interactions;
+    let verifier = &discord.interactions;
     if !verifier.enabled() {
         return Err(ApiError::not_found("Discord interactions are not enabled on this site."));
     }
@@ -242,7 +241,7 @@ pub(crate) async fn interactions(
     }
     match interaction.kind {
         1 => Ok(Json(json!({"type": 1})).into_response()),
-        2 => Ok(Json(command(&state, interaction)).into_response()),
+        2 => Ok(Json(command(&discord, interaction)).into_response()),
         _ => Err(ApiError::bad_request("Only PING and slash commands are handled here.")),
     }
 }
@@ -256,7 +255,7 @@ pub fn valid_username(name: &str) -> bool {
     (3..=20).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-fn command(state: &AppState, interaction: Interaction) -> Value {
+fn command(discord: &Discord, interaction: Interaction) -> Value {
     let Some(data) = interaction.data else { return ephemeral("This command carries no data.") };
     let quick = match data.name.as_str() {
         "check" => true,
@@ -274,14 +273,14 @@ fn command(state: &AppState, interaction: Interaction) -> Value {
     if !valid_username(&username) {
         return ephemeral("Give a Roblox username: 3 to 20 letters, digits or underscores.");
     }
-    let lookup = state.discord.interactions.lookup();
+    let lookup = discord.interactions.lookup();
     if !lookup.available() {
         return ephemeral("Player lookups are not available on this site yet.");
     }
     if let Some(card) = lookup.cached(&username) {
         return json!({"type": 4, "data": {"embeds": [embed(&card, quick)]}});
     }
-    let client = state.discord.client.clone();
+    let client = discord.client.clone();
     let future = lookup.lookup(&username);
     let (app, token) = (interaction.application_id, interaction.token);
     tokio::spawn(async move {

@@ -11,7 +11,7 @@ pub mod store;
 pub mod summarise;
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use axum::Router;
@@ -26,7 +26,6 @@ use crate::db::Db;
 use crate::error::ApiError;
 use crate::http::cached::{CachedJson, Caching};
 use crate::site::SiteSettings;
-use crate::state::AppState;
 use client::DiscordClient;
 use summarise::Kind;
 
@@ -313,8 +312,8 @@ impl Discord {
     }
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/discord/{productUpdates}", get(product_updates))
+pub fn router<S: Clone + Send + Sync + 'static>(discord: Arc<Discord>) -> Router<S> {
+    Router::new().route("/api/discord/{productUpdates}", get(product_updates)).with_state(discord)
 }
 
 /// One product's summarised game updates and community highlights: `/api/discord/PRODUCT-updates`
@@ -325,11 +324,11 @@ pub fn router() -> Router<AppState> {
     responses((status = 200, description = "The product's updates", body = ProductUpdates), (status = 304, description = "Not modified"),
         (status = 404, description = "No such product")))]
 pub(crate) async fn product_updates(
-    State(state): State<AppState>,
+    State(discord): State<Arc<Discord>>,
     Path(slug): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let entry = slug.strip_suffix("-updates").and_then(|product| state.discord.products.get(product));
+    let entry = slug.strip_suffix("-updates").and_then(|product| discord.products.get(product));
     match entry {
         Some(entry) => entry.json.respond(&headers, Caching::UPDATES),
         None => {

@@ -2,32 +2,46 @@
 //! interval, however many visitors there are) and the member-count refresher. Every message batch
 //! is committed before the next call, so aborting the task at any await loses nothing.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use super::Discord;
 use super::client::{DiscordError, RawMessage};
 use super::store::{self, StoredMessage};
 use super::summarise::{self, Kind};
+use crate::db::Db;
 use crate::jobs::JobHandle;
-use crate::state::AppState;
+use crate::site::SiteSettings;
 
 /// Pages of 100 read per channel and poll (a busy channel catches up over several polls).
 const MAX_PAGES: usize = 5;
 /// Messages a summary reads (newest first).
 pub const SUMMARY_WINDOW: usize = 150;
 
-pub async fn run_updates(state: AppState, job: JobHandle) {
+/// What the pollers use: the channels and the served answers, the database the messages and
+/// summaries are kept in, the language model (if any) and the site file's intervals and community.
+#[derive(Clone)]
+pub struct PollerState {
+    pub discord: Arc<Discord>,
+    pub db: Db,
+    pub llm: Option<crate::llm::LlmClient>,
+    pub site: Arc<SiteSettings>,
+}
+
+pub async fn run_updates(state: PollerState, job: JobHandle) {
     let mut tick = tokio::time::interval(Duration::from_secs(state.site.poll.updates_secs));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
         job.started();
-        if let Err(e) = job.report(poll_once(&state).await) {
+        if let Err(e) = job.report(poll(&state).await) {
             tracing::warn!("discord: {e}");
         }
     }
 }
 
-pub async fn run_members(state: AppState, job: JobHandle) {
+/// Refreshes the member count; `changed` runs when it changed (the public figures show it).
+pub async fn run_members(state: PollerState, job: JobHandle, changed: impl Fn()) {
     let mut tick = tokio::time::interval(Duration::from_secs(state.site.poll.members_secs));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -37,7 +51,7 @@ pub async fn run_members(state: AppState, job: JobHandle) {
             Ok(count) => {
                 if count != state.discord.members() {
                     state.discord.set_members(count);
-                    state.stats_refresh.wake();
+                    changed();
                 }
             }
             Err(e) => tracing::warn!("discord member count: {e}"),
@@ -46,11 +60,11 @@ pub async fn run_members(state: AppState, job: JobHandle) {
 }
 
 /// Whether the member count has a source in the site file.
-pub fn members_configured(state: &AppState) -> bool {
+pub fn members_configured(state: &PollerState) -> bool {
     state.site.discord.invite_code.is_some() || (state.site.discord.guild_id.is_some() && state.discord.has_token())
 }
 
-async fn refresh_members(state: &AppState) -> Result<Option<i64>, DiscordError> {
+async fn refresh_members(state: &PollerState) -> Result<Option<i64>, DiscordError> {
     let client = &state.discord.client;
     match (&state.site.discord.guild_id, &state.site.discord.invite_code) {
         (Some(guild), _) if client.has_token() => client.guild_members(guild).await,
@@ -90,7 +104,12 @@ fn is_blank(m: &RawMessage) -> bool {
 
 /// Reads new messages of every channel, stores them, and re-summarises the lists whose messages
 /// changed. Errors of single channels are collected; the other channels still go on.
-pub async fn poll_once(state: &AppState) -> Result<usize, String> {
+/// `state`: the pollers' state, or anything it is made from (tests pass the assembled state).
+pub async fn poll_once(state: impl Into<PollerState>) -> Result<usize, String> {
+    poll(&state.into()).await
+}
+
+async fn poll(state: &PollerState) -> Result<usize, String> {
     let discord = &state.discord;
     let mut errors = Vec::new();
     let mut blank_channels = Vec::new();
@@ -120,7 +139,7 @@ pub async fn poll_once(state: &AppState) -> Result<usize, String> {
 }
 
 /// New messages of one channel: (how many, whether they came without contents).
-async fn read_channel(state: &AppState, channel: u64) -> Result<(usize, bool), String> {
+async fn read_channel(state: &PollerState, channel: u64) -> Result<(usize, bool), String> {
     let mut after = state.db.read(move |c| store::newest_id(c, channel)).await.map_err(|e| e.body.error)?;
     let (mut total, mut users, mut blanks) = (0, 0, 0);
     for _ in 0..MAX_PAGES {
@@ -153,7 +172,12 @@ async fn read_channel(state: &AppState, channel: u64) -> Result<(usize, bool), S
     Ok((total, users > 0 && blanks == users))
 }
 
-async fn summarise_if_changed(state: &AppState, product: &str, kind: Kind, channels: Vec<u64>) -> Result<(), String> {
+async fn summarise_if_changed(
+    state: &PollerState,
+    product: &str,
+    kind: Kind,
+    channels: Vec<u64>,
+) -> Result<(), String> {
     let messages =
         state.db.read(move |c| store::recent(c, &channels, SUMMARY_WINDOW)).await.map_err(|e| e.body.error)?;
     let digest = summarise::digest(&messages);

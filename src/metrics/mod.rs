@@ -26,7 +26,17 @@ use ipnet::IpNet;
 pub use crate::config::MetricsOptions;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
-use crate::state::AppState;
+
+/// What `/metrics` reads: the counters, and the database pool, the jobs, the Roblox budgets and
+/// the start time it reports.
+#[derive(Clone)]
+pub struct MetricsState {
+    pub metrics: Arc<Metrics>,
+    pub db: crate::db::Db,
+    pub jobs: crate::jobs::Jobs,
+    pub roblox: crate::roblox::Roblox,
+    pub started_at: jiff::Timestamp,
+}
 
 /// Status codes counted on their own; the rest are counted as "other".
 const STATUSES: [u16; 24] = [
@@ -199,7 +209,7 @@ where
         (status = 403, description = "The admin key is bound to another IP address", body = crate::error::ErrorBody),
         (status = 404, description = "Metrics are off (start with --metrics)", body = crate::error::ErrorBody)))]
 pub(crate) async fn get_metrics(
-    State(state): State<AppState>,
+    State(state): State<MetricsState>,
     headers: HeaderMap,
     req: Request,
 ) -> Result<Response, ApiError> {
@@ -228,8 +238,8 @@ pub(crate) async fn get_metrics(
     Ok(res)
 }
 
-pub fn router() -> axum::Router<AppState> {
-    axum::Router::new().route("/metrics", axum::routing::get(get_metrics))
+pub fn router<S: Clone + Send + Sync + 'static>(state: MetricsState) -> axum::Router<S> {
+    axum::Router::new().route("/metrics", axum::routing::get(get_metrics)).with_state(state)
 }
 
 #[cfg(test)]

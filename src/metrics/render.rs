@@ -3,8 +3,7 @@
 use std::fmt::Write;
 use std::sync::atomic::Ordering;
 
-use super::{BUCKETS_US, METHODS, STATUSES};
-use crate::state::AppState;
+use super::{BUCKETS_US, METHODS, MetricsState, STATUSES};
 
 /// A label value with `\`, `"` and newlines escaped.
 fn esc(value: &str) -> String {
@@ -26,7 +25,7 @@ fn rfc3339_seconds(text: &Option<String>) -> Option<f64> {
     text.as_deref()?.parse::<jiff::Timestamp>().ok().map(|t| t.as_millisecond() as f64 / 1000.0)
 }
 
-pub fn render(state: &AppState) -> String {
+pub fn render(state: &MetricsState) -> String {
     let m = &state.metrics;
     let mut out = String::with_capacity(16 * 1024);
 

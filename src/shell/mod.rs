@@ -19,9 +19,9 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 
 use crate::http::assets::{Asset, Bundle};
+use crate::http::cached::CachedJson;
 use crate::http::spa::{ROUTES, Route};
 use crate::site::{SiteSettings, document_title};
-use crate::state::AppState;
 
 pub use seo::router;
 
@@ -97,10 +97,12 @@ impl Shells {
         &self.content_security_policy
     }
 
-    /// The shell for `route` (`None`: the not-found page, answered with 404).
+    /// The shell for `route` (`None`: the not-found page, answered with 404), with `site` and its
+    /// public JSON (`site_json`, the `/api/site` body) embedded.
     pub fn respond(
         &self,
-        state: &AppState,
+        site: &SiteSettings,
+        site_json: &CachedJson,
         route: Option<&Route>,
         origin: Option<String>,
         request: &HeaderMap,
@@ -109,11 +111,17 @@ impl Shells {
         let status = if index.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
         // The not-found shell names no URL, so one variant serves every origin.
         let origin = if index.is_some() { origin } else { None };
-        self.variant(state, index, origin).respond_with_status(status, request)
+        self.variant(site, site_json, index, origin).respond_with_status(status, request)
     }
 
-    fn variant(&self, state: &AppState, index: Option<usize>, origin: Option<String>) -> Arc<Asset> {
-        let site_body = state.site_json.get();
+    fn variant(
+        &self,
+        site: &SiteSettings,
+        site_json: &CachedJson,
+        index: Option<usize>,
+        origin: Option<String>,
+    ) -> Arc<Asset> {
+        let site_body = site_json.get();
         let key = (index, origin);
         {
             let cache = self.cache.read().unwrap_or_else(|p| p.into_inner());
@@ -130,7 +138,7 @@ impl Shells {
         if let Some(found) = cache.variants.get(&key) {
             return found.clone();
         }
-        let html = self.render(&state.site, &site_body.bytes, key.0, key.1.as_deref());
+        let html = self.render(site, &site_body.bytes, key.0, key.1.as_deref());
         let known_origin = cache.origins.contains(&key.1);
         if !known_origin && cache.origins.len() >= MAX_ORIGINS {
             return Arc::new(Asset::html(html, false));
@@ -247,7 +255,9 @@ impl DeferredEntry {
             import_tags.push(link.to_string());
             imports.push(link[PRELOAD.len()..].split('"').next()?);
         }
-        let plain = |path: &str| path.starts_with("/assets/") && path.chars().all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c));
+        let plain = |path: &str| {
+            path.starts_with("/assets/") && path.chars().all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c))
+        };
         if !plain(src) || !imports.iter().all(|i| plain(i)) {
             return None;
         }
@@ -330,10 +340,18 @@ mod tests {
         let after = "\n<script type=\"module\" crossorigin src=\"/assets/index-Ab_1.js\"></script>\n\
                      <link rel=\"modulepreload\" crossorigin href=\"/assets/cn-X.js\">\n<link rel=\"stylesheet\">";
         let entry = DeferredEntry::find(after).unwrap();
-        assert!(entry.loader.contains("s.src=\"/assets/index-Ab_1.js\"") && entry.loader.contains("[\"/assets/cn-X.js\"]"));
+        assert!(
+            entry.loader.contains("s.src=\"/assets/index-Ab_1.js\"") && entry.loader.contains("[\"/assets/cn-X.js\"]")
+        );
         let applied = entry.apply(after);
-        assert!(!applied.contains("<script type=\"module\"") && !applied.contains("<link rel=\"modulepreload\""), "{applied}");
-        assert!(applied.contains(&format!("<script>{}</script>", entry.loader)) && applied.contains("<link rel=\"stylesheet\">"));
+        assert!(
+            !applied.contains("<script type=\"module\"") && !applied.contains("<link rel=\"modulepreload\""),
+            "{applied}"
+        );
+        assert!(
+            applied.contains(&format!("<script>{}</script>", entry.loader))
+                && applied.contains("<link rel=\"stylesheet\">")
+        );
         let odd = "<script type=\"module\" crossorigin src=\"/assets/x\\\");alert(1);//.js\"></script>";
         assert!(DeferredEntry::find(odd).is_none());
         assert!(DeferredEntry::find("<script src=\"/assets/a.js\"></script>").is_none());

@@ -1,6 +1,8 @@
 //! `/sitemap.xml` (the indexable pages of site.toml's `[[pages]]`) and `/robots.txt` (which
 //! points at it). Both need absolute URLs, so they come from the server, not from `assets/`.
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
@@ -8,36 +10,35 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use super::head::attr;
-use crate::http::origin;
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
+use crate::http::origin;
 use crate::site::SiteSettings;
-use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/sitemap.xml", get(sitemap)).route("/robots.txt", get(robots))
+pub fn router<S: Clone + Send + Sync + 'static>(site: Arc<SiteSettings>) -> Router<S> {
+    Router::new().route("/sitemap.xml", get(sitemap)).route("/robots.txt", get(robots)).with_state(site)
 }
 
-fn request_origin(state: &AppState, req: &Request) -> Option<String> {
-    origin::of_request(state.site.base_url.as_deref(), req.headers(), req.extensions().get::<ClientIp>())
+fn request_origin(site: &SiteSettings, req: &Request) -> Option<String> {
+    origin::of_request(site.base_url.as_deref(), req.headers(), req.extensions().get::<ClientIp>())
 }
 
 /// The site's indexable pages for search engines, with absolute URLs.
 #[utoipa::path(get, path = "/sitemap.xml", tag = "site", operation_id = "getSitemap",
     responses((status = 200, description = "Sitemap XML", content_type = "application/xml", body = String),
         (status = 400, description = "The Host header is not a host name")))]
-pub(crate) async fn sitemap(State(state): State<AppState>, req: Request) -> Response {
-    let Some(origin) = request_origin(&state, &req) else {
+pub(crate) async fn sitemap(State(site): State<Arc<SiteSettings>>, req: Request) -> Response {
+    let Some(origin) = request_origin(&site, &req) else {
         return ApiError::bad_request("The Host header is not a host name.").into_response();
     };
-    text_response("application/xml; charset=utf-8", sitemap_xml(&state.site, &origin))
+    text_response("application/xml; charset=utf-8", sitemap_xml(&site, &origin))
 }
 
 /// Crawler rules: everything but the API, and where the sitemap is.
 #[utoipa::path(get, path = "/robots.txt", tag = "site", operation_id = "getRobots",
     responses((status = 200, description = "robots.txt", content_type = "text/plain", body = String)))]
-pub(crate) async fn robots(State(state): State<AppState>, req: Request) -> Response {
-    text_response("text/plain; charset=utf-8", robots_txt(request_origin(&state, &req).as_deref()))
+pub(crate) async fn robots(State(site): State<Arc<SiteSettings>>, req: Request) -> Response {
+    text_response("text/plain; charset=utf-8", robots_txt(request_origin(&site, &req).as_deref()))
 }
 
 fn text_response(content_type: &'static str, body: String) -> Response {

@@ -2,6 +2,7 @@
 //! that makes the site this game's. `GET /api/site` hands the public part to the app.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::State;
@@ -12,8 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::content::{ContentError, bundled, parse_toml};
-use crate::http::cached::Caching;
-use crate::state::AppState;
+use crate::http::cached::{CachedJson, Caching};
 
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all(serialize = "camelCase"))]
@@ -446,15 +446,15 @@ fn validate_pages(pages: &[PageText]) -> Result<(), String> {
     Ok(())
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/site", get(get_site))
+pub fn router<S: Clone + Send + Sync + 'static>(site_json: Arc<CachedJson>) -> Router<S> {
+    Router::new().route("/api/site", get(get_site)).with_state(site_json)
 }
 
 /// The public site settings: names, links and texts the app renders.
 #[utoipa::path(get, path = "/api/site", tag = "site", operation_id = "getSite",
     responses((status = 200, description = "The public site settings", body = SiteSettings), (status = 304, description = "Not modified")))]
-pub(crate) async fn get_site(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    state.site_json.respond(&headers, Caching::CONTENT)
+pub(crate) async fn get_site(State(site_json): State<Arc<CachedJson>>, headers: HeaderMap) -> Response {
+    site_json.respond(&headers, Caching::CONTENT)
 }
 
 #[cfg(test)]
