@@ -68,7 +68,7 @@ impl HealthCheck {
     pub async fn check(&self) -> bool {
         let dir = self.data_dir.clone();
         let _ = tokio::task::spawn_blocking(move || crate::disk::DATA_DISK.probe(&dir)).await;
-        let ok = self.db.read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?)).await.is_ok();
+        let ok = self.db.read(|c| Ok(crate::db::answers(c)?)).await.is_ok();
         let was_ok = serde_json::from_slice::<serde_json::Value>(&self.health_json.get().bytes)
             .map(|h| h["database"] != "error")
             .unwrap_or(true);

@@ -104,9 +104,7 @@ fn check_and_migrate(db: &Path, shown: &Path) -> Result<i64, String> {
     let refuse = |why: String| format!("{}: {why}; nothing was changed", shown.display());
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(|e| refuse(format!("SQLite cannot open it ({e})")))?;
-    let check: String = conn
-        .query_row("PRAGMA quick_check", [], |r| r.get(0))
-        .map_err(|e| refuse(format!("it is damaged ({e})")))?;
+    let check = crate::db::quick_check(&conn).map_err(|e| refuse(format!("it is damaged ({e})")))?;
     if check != "ok" {
         return Err(refuse(format!("it is damaged (quick_check: {check})")));
     }
@@ -115,10 +113,7 @@ fn check_and_migrate(db: &Path, shown: &Path) -> Result<i64, String> {
     if app_id == 0 {
         let mut missing = Vec::new();
         for table in CORE_TABLES {
-            let found: i64 = conn
-                .query_row("SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1", [table], |r| r.get(0))
-                .map_err(|e| refuse(e.to_string()))?;
-            if found == 0 {
+            if !crate::db::has_table(&conn, table).map_err(|e| refuse(e.to_string()))? {
                 missing.push(table);
             }
         }

@@ -240,7 +240,7 @@ fn check_database(path: &Path) -> Vec<Check> {
             }
         };
     let _ = conn.busy_timeout(Duration::from_secs(3));
-    let integrity = conn.query_row("PRAGMA quick_check", [], |r| r.get::<_, String>(0));
+    let integrity = crate::db::quick_check(&conn);
     let integrity = match integrity {
         Ok(first) if first == "ok" => Check::pass("database", format!("{}: quick_check ok", path.display())),
         Ok(first) => {
