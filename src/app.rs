@@ -44,8 +44,29 @@ pub fn router(state: AppState) -> Router {
             login_throttle: state.login_throttle.clone(),
             stats_refresh: state.stats_refresh.clone(),
         }))
-        .merge(admin::router(state.clone()))
-        .merge(ads::router(ads::AdsState::from_ref(&state)));
+        .merge(admin::router(admin::AdminState {
+            db: state.db.clone(),
+            site: state.site.clone(),
+            admin_phrase: state.secrets.admin_phrase.as_deref().map(Into::into),
+            auth_limiter: state.auth_limiter.clone(),
+            login_throttle: state.login_throttle.clone(),
+            challenges: state.challenges.clone(),
+            logs: state.logs.clone(),
+            jobs: state.jobs.clone(),
+            data_dir: state.data_dir.as_path().into(),
+            started_at: state.started_at,
+            commands: state.commands.clone(),
+            figures: state.public_figures(),
+            stats_refresh: state.stats_refresh.clone(),
+            banner: state.banner.clone(),
+            health: state.health.clone(),
+            roblox: state.roblox.clone(),
+            discord: state.discord.clone(),
+            llm: state.llm.clone(),
+        }))
+        .merge(ads::router(ads::AdsState::from_ref(&state)))
+        .merge(ads::review::router(ads::AdsState::from_ref(&state)))
+        .merge(crate::scans::admin::router(crate::scans::ScansState::from_ref(&state)));
     let v1_state = v1::V1State {
         db: state.db.clone(),
         commands: state.commands.clone(),

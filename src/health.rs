@@ -84,11 +84,6 @@ impl HealthCheck {
     }
 }
 
-/// [`HealthCheck::check`] for whoever holds the health check (`&Arc<HealthCheck>`, or the
-/// assembled state while a caller still has that).
-pub async fn check(health: &impl AsRef<HealthCheck>) -> bool {
-    health.as_ref().check().await
-}
 
 pub fn router<S: Clone + Send + Sync + 'static>(health_json: Arc<CachedJson>) -> Router<S> {
     Router::new().route("/api/health", get(get_health)).with_state(health_json)

@@ -96,8 +96,7 @@ impl Deref for AppState {
     }
 }
 
-/// The scans' state, built from the app's: for the scan runner and v1, and for the admin router,
-/// which mounts the scans' admin handlers.
+/// The scans' share of the state: the scan runner, the calls under /api/v1 and the admin routes.
 impl axum::extract::FromRef<AppState> for crate::scans::ScansState {
     fn from_ref(state: &AppState) -> Self {
         Self {
@@ -109,22 +108,7 @@ impl axum::extract::FromRef<AppState> for crate::scans::ScansState {
     }
 }
 
-/// Lets callers not yet handed the health check run it from the state (`health::check(&state)`).
-impl AsRef<crate::health::HealthCheck> for AppState {
-    fn as_ref(&self) -> &crate::health::HealthCheck {
-        &self.health
-    }
-}
-
-/// Lets callers not yet handed the banner refresh it from the state (`banner::refresh(&state)`).
-impl AsRef<crate::banner::ServedBanner> for AppState {
-    fn as_ref(&self) -> &crate::banner::ServedBanner {
-        &self.banner
-    }
-}
-
-/// Advertising's share of the state; also how the admin router, still over the whole state,
-/// hands it to the review handlers.
+/// Advertising's share of the state: the advertise form and the admin's review.
 impl axum::extract::FromRef<AppState> for crate::ads::AdsState {
     fn from_ref(state: &AppState) -> Self {
         Self {

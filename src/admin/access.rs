@@ -8,6 +8,7 @@ use axum::{Extension, Json as JsonOut};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::AdminState;
 use crate::accounts::admin_keys::{ADMIN_COOKIE, ADMIN_SESSION_SECS, KeyRecord, store as keys};
 use crate::accounts::guard::Admin;
 use crate::error::ApiError;
@@ -15,7 +16,6 @@ use crate::http::client_ip::ClientIp;
 use crate::http::extract::{Json, Path};
 use crate::http::{cookies, csrf};
 use crate::ratelimit::Guarded;
-use crate::state::AppState;
 use crate::tokens::constant_time_eq;
 
 #[derive(Deserialize, ToSchema)]
@@ -30,7 +30,7 @@ pub struct KeyBody {
     responses((status = 200, description = "Valid; sets the fanhub_admin cookie", body = crate::http::Success), (status = 400, description = "No key given"),
         (status = 401, description = "Invalid admin key"), (status = 403, description = "Key bound to another IP"), (status = 429, description = "More than 10 attempts a minute from this IP")))]
 pub(crate) async fn verify_key(
-    State(state): State<AppState>,
+    State(state): State<AdminState>,
     Extension(client): Extension<ClientIp>,
     Json(body): Json<KeyBody>,
 ) -> Result<Response, ApiError> {
@@ -67,7 +67,7 @@ pub(crate) async fn verify_key(
     responses((status = 200, description = "Signed out; clears the fanhub_admin cookie (also when there was no session)", body = crate::http::Success),
         (status = 403, description = "Cross-site request")))]
 pub(crate) async fn logout(
-    State(state): State<AppState>,
+    State(state): State<AdminState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -128,8 +128,8 @@ pub struct NewKey {
     ip: Option<String>,
 }
 
-fn check_phrase(state: &AppState, phrase: &str) -> Result<(), ApiError> {
-    let Some(expected) = state.secrets.admin_phrase.as_deref() else {
+fn check_phrase(state: &AdminState, phrase: &str) -> Result<(), ApiError> {
+    let Some(expected) = state.admin_phrase.as_deref() else {
         return Err(ApiError::unavailable("Key creation by secret phrase is not enabled on this site.")
             .with_message("The site's operator can enable it by setting FANHUB_ADMIN_PHRASE."));
     };
@@ -141,7 +141,7 @@ fn check_phrase(state: &AppState, phrase: &str) -> Result<(), ApiError> {
     responses((status = 200, description = "A challenge", body = Challenge), (status = 403, description = "Invalid secret phrase"),
         (status = 429, description = "More than 10 attempts a minute from this IP"), (status = 503, description = "FANHUB_ADMIN_PHRASE is not set")))]
 pub(crate) async fn generate_challenge(
-    State(state): State<AppState>,
+    State(state): State<AdminState>,
     Extension(client): Extension<ClientIp>,
     Json(body): Json<PhraseBody>,
 ) -> Result<JsonOut<Challenge>, ApiError> {
@@ -156,7 +156,7 @@ pub(crate) async fn generate_challenge(
     responses((status = 201, description = "A key bound to this IP", body = NewKey), (status = 403, description = "Wrong phrase, or challenge expired, used or from another IP"),
         (status = 429, description = "More than 10 attempts a minute from this IP"), (status = 503, description = "FANHUB_ADMIN_PHRASE is not set")))]
 pub(crate) async fn create_lifetime_key(
-    State(state): State<AppState>,
+    State(state): State<AdminState>,
     Extension(client): Extension<ClientIp>,
     Json(body): Json<ChallengeAnswer>,
 ) -> Result<Response, ApiError> {
@@ -202,7 +202,7 @@ fn from_a_page_on_the_server(client: &ClientIp, headers: &HeaderMap) -> bool {
     responses((status = 201, description = "A key (not IP-bound)", body = NewKey),
         (status = 403, description = "Not this site's page on the server itself: a peer or Host that is not loopback, a forwarding header, or a cross-site (or missing) Origin")))]
 pub(crate) async fn generate_direct_key(
-    State(state): State<AppState>,
+    State(state): State<AdminState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -226,7 +226,7 @@ pub struct KeyList {
 /// Every admin key (prefix only, never the key).
 #[utoipa::path(get, path = "/api/admin/keys", tag = "admin", operation_id = "listAdminKeys", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Every admin key", body = KeyList)))]
-pub(crate) async fn list_admin_keys(State(state): State<AppState>) -> Result<JsonOut<KeyList>, ApiError> {
+pub(crate) async fn list_admin_keys(State(state): State<AdminState>) -> Result<JsonOut<KeyList>, ApiError> {
     Ok(JsonOut(KeyList { keys: state.db.read(keys::list).await? }))
 }
 
@@ -234,7 +234,7 @@ pub(crate) async fn list_admin_keys(State(state): State<AppState>) -> Result<Jso
 #[utoipa::path(delete, path = "/api/admin/keys/{id}", tag = "admin", operation_id = "revokeAdminKey", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)),
     responses((status = 200, description = "Revoked", body = crate::http::Success), (status = 404, description = "No such key")))]
 pub(crate) async fn revoke_admin_key(
-    State(state): State<AppState>,
+    State(state): State<AdminState>,
     Path(id): Path<i64>,
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
     if !state.db.write(move |tx| keys::revoke(tx, id)).await? {

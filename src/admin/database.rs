@@ -5,8 +5,8 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::AdminState;
 use crate::error::ApiError;
-use crate::state::AppState;
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = AdminDatabaseAnswer)]
@@ -18,7 +18,7 @@ pub struct DatabaseAnswer {
 /// The database in detail: schema, size, journal mode, rows per table and the last backup.
 #[utoipa::path(get, path = "/api/admin/database", tag = "admin", operation_id = "getAdminDatabaseStatus", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = DatabaseAnswer), (status = 401, description = "Not an admin")))]
-pub(crate) async fn database(State(state): State<AppState>) -> Result<JsonOut<DatabaseAnswer>, ApiError> {
+pub(crate) async fn database(State(state): State<AdminState>) -> Result<JsonOut<DatabaseAnswer>, ApiError> {
     let database = state.db.read(crate::db::status).await?;
     Ok(JsonOut(DatabaseAnswer { success: true, database }))
 }

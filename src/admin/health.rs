@@ -5,12 +5,12 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::AdminState;
 use crate::error::ApiError;
-use crate::state::AppState;
 
 /// An outside service's line, with its failed calls since start.
 fn upstream_check(
-    state: &AppState,
+    state: &AdminState,
     name: &'static str,
     service: &str,
     status: &'static str,
@@ -51,7 +51,7 @@ pub struct HealthChecks {
 /// disk space, and which outside services are configured.
 #[utoipa::path(get, path = "/api/admin/health", tag = "admin", operation_id = "getSystemHealth", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The checks", body = HealthChecks)))]
-pub(crate) async fn health(State(state): State<AppState>) -> Result<JsonOut<HealthChecks>, ApiError> {
+pub(crate) async fn health(State(state): State<AdminState>) -> Result<JsonOut<HealthChecks>, ApiError> {
     let db = state.db.read(|c| Ok(crate::db::quick_check(c)?)).await;
     let database = match db {
         Ok(s) if s == "ok" => {

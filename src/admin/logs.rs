@@ -6,11 +6,11 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::AdminState;
 use crate::accounts::{self, store::LoginLog};
 use crate::error::ApiError;
 use crate::http::extract::Query;
 use crate::logging::LogRecord;
-use crate::state::AppState;
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -33,7 +33,7 @@ pub struct LoginLogPage {
     params(("page" = Option<i64>, Query, minimum = 1, description = "Default 1"), ("pageSize" = Option<i64>, Query, minimum = 1, maximum = 100, description = "Default 25")),
     responses((status = 200, description = "One page", body = LoginLogPage), (status = 400, description = "Bad paging")))]
 pub(crate) async fn login_logs(
-    State(state): State<AppState>,
+    State(state): State<AdminState>,
     Query(q): Query<PageQuery>,
 ) -> Result<JsonOut<LoginLogPage>, ApiError> {
     let page = q.page.unwrap_or(1);
@@ -60,7 +60,7 @@ pub struct AppLogs {
 /// The server's recent log records (INFO and above), newest first.
 #[utoipa::path(get, path = "/api/admin/app-logs", tag = "admin", operation_id = "listAppLogs", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Up to 200 records", body = AppLogs)))]
-pub(crate) async fn app_logs(State(state): State<AppState>) -> JsonOut<AppLogs> {
+pub(crate) async fn app_logs(State(state): State<AdminState>) -> JsonOut<AppLogs> {
     JsonOut(AppLogs { logs: state.logs.recent(200) })
 }
 
@@ -77,7 +77,7 @@ pub struct Exceptions {
 /// back from the log while the same service keeps failing (one line a minute sums them up).
 #[utoipa::path(get, path = "/api/admin/exceptions", tag = "admin", operation_id = "getExceptions", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Counts and up to 50 recent warnings and errors", body = Exceptions)))]
-pub(crate) async fn exceptions(State(state): State<AppState>) -> JsonOut<Exceptions> {
+pub(crate) async fn exceptions(State(state): State<AdminState>) -> JsonOut<Exceptions> {
     let counts = state.logs.counts();
     let warnings = counts.warnings + state.jobs.upstream_warnings_held_back();
     let recent = state.logs.recent(500).into_iter().filter(|r| r.level != "INFO").take(50).collect();

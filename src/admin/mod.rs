@@ -1,5 +1,6 @@
 //! The admin panel's API. Access (keys, sessions, the phrase and direct-key flows) is open to
-//! anyone who can pass it; everything else sits behind `crate::accounts::guard::require_admin`.
+//! anyone who can pass it; everything else sits behind `accounts::guard::require_admin`. The
+//! admin routes of the features the panel manages (advertisements, scans, backups) are theirs.
 
 pub mod access;
 pub mod database;
@@ -9,13 +10,53 @@ pub mod settings;
 pub mod stats;
 pub mod users;
 
+use std::path::Path;
+use std::sync::Arc;
+
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::{delete, get, patch, post};
 
-use crate::state::AppState;
+use crate::accounts::admin_keys::Challenges;
+use crate::banner::ServedBanner;
+use crate::commands::Catalog;
+use crate::db::Db;
+use crate::discord::Discord;
+use crate::health::HealthCheck;
+use crate::jobs::{Jobs, Wake};
+use crate::llm::LlmClient;
+use crate::logging::LogBuffer;
+use crate::ratelimit::{AuthLimiter, LoginThrottle};
+use crate::roblox::Roblox;
+use crate::site::SiteSettings;
+use crate::stats::PublicFigures;
 
-pub fn router(state: AppState) -> Router<AppState> {
+/// What the admin panel reads and resets: it oversees the whole site, so it is handed the
+/// services of the features it reports on.
+#[derive(Clone)]
+pub struct AdminState {
+    pub db: Db,
+    pub site: Arc<SiteSettings>,
+    /// FANHUB_ADMIN_PHRASE, when the phrase flow is on.
+    pub admin_phrase: Option<Arc<str>>,
+    pub auth_limiter: Arc<AuthLimiter>,
+    pub login_throttle: Arc<LoginThrottle>,
+    pub challenges: Arc<Challenges>,
+    pub logs: LogBuffer,
+    pub jobs: Jobs,
+    pub data_dir: Arc<Path>,
+    pub started_at: jiff::Timestamp,
+    pub commands: Arc<Catalog>,
+    pub figures: PublicFigures,
+    pub stats_refresh: Wake,
+    pub banner: Arc<ServedBanner>,
+    pub health: Arc<HealthCheck>,
+    pub roblox: Roblox,
+    pub discord: Arc<Discord>,
+    pub llm: Option<LlmClient>,
+}
+
+pub fn router<S: Clone + Send + Sync + 'static>(state: AdminState) -> Router<S> {
     let protected = Router::new()
         .route("/api/admin/check-key", get(access::check_key))
         .route("/api/admin/keys", get(access::list_admin_keys))
@@ -31,15 +72,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/health", get(health::health))
         .route("/api/admin/settings", get(settings::get_settings).put(settings::put_settings))
         .route("/api/admin/revert-banner", post(settings::revert_banner))
-        .route("/api/admin/deactivate-banner", post(crate::ads::review::deactivate))
-        .route("/api/admin/activate-banner", post(crate::ads::review::activate))
-        .route("/api/admin/advertisements", get(crate::ads::review::list))
-        .route("/api/admin/advertisements/{id}", patch(crate::ads::review::set_status))
         .route("/api/admin/clear-cache", post(settings::clear_cache))
-        .route("/api/admin/abuse-reports", get(crate::scans::admin::list_reports))
-        .route("/api/admin/abuse-reports/{id}", patch(crate::scans::admin::update_report))
-        .route("/api/admin/scans/{id}/cancel", post(crate::scans::admin::cancel_scan))
-        .route("/api/admin/scans/{id}/resume", post(crate::scans::admin::resume_scan))
         .route_layer(from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin));
     Router::new()
         .route("/api/admin/verify-key", post(access::verify_key))
@@ -48,4 +81,5 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/admin/create-lifetime-key", post(access::create_lifetime_key))
         .route("/api/admin/generate-direct-key", post(access::generate_direct_key))
         .merge(protected)
+        .with_state(state)
 }

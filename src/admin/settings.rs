@@ -5,12 +5,12 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::AdminState;
 use crate::banner::{self, COLORS_KEY};
 use crate::db::settings;
 use crate::error::ApiError;
 use crate::http::extract::Json;
 use crate::site::BannerColors;
-use crate::state::AppState;
 
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct BannerSettings {
@@ -38,7 +38,7 @@ pub struct CacheCleared {
 /// The default banner's colours (the admin's choice) and the site file's defaults.
 #[utoipa::path(get, path = "/api/admin/settings", tag = "admin", operation_id = "getBannerSettings", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The chosen and the default colours", body = SettingsView)))]
-pub(crate) async fn get_settings(State(state): State<AppState>) -> Result<JsonOut<SettingsView>, ApiError> {
+pub(crate) async fn get_settings(State(state): State<AdminState>) -> Result<JsonOut<SettingsView>, ApiError> {
     let defaults = state.site.default_banner.clone();
     let d = defaults.clone();
     let banner = state.db.read(move |c| banner::default_colors(c, &d)).await?;
@@ -49,7 +49,7 @@ pub(crate) async fn get_settings(State(state): State<AppState>) -> Result<JsonOu
 #[utoipa::path(put, path = "/api/admin/settings", tag = "admin", operation_id = "saveBannerSettings", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), request_body = BannerSettings,
     responses((status = 200, description = "Saved", body = SavedBanner), (status = 400, description = "Not a colour")))]
 pub(crate) async fn put_settings(
-    State(state): State<AppState>,
+    State(state): State<AdminState>,
     Json(body): Json<BannerSettings>,
 ) -> Result<JsonOut<SavedBanner>, ApiError> {
     body.banner.validate().map_err(|e| ApiError::bad_request("Colours must look like #7c3aed.").with_message(e))?;
@@ -61,7 +61,7 @@ pub(crate) async fn put_settings(
             banner_changed(tx, "custom", &colors)
         })
         .await?;
-    banner::refresh(&state).await?;
+    state.banner.refresh().await?;
     tracing::info!("banner colours changed");
     Ok(JsonOut(SavedBanner { success: true, banner: body.banner }))
 }
@@ -69,7 +69,7 @@ pub(crate) async fn put_settings(
 /// Back to the default clan banner in the site's default colours.
 #[utoipa::path(post, path = "/api/admin/revert-banner", tag = "admin", operation_id = "revertBanner", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Reverted", body = SavedBanner)))]
-pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonOut<SavedBanner>, ApiError> {
+pub(crate) async fn revert_banner(State(state): State<AdminState>) -> Result<JsonOut<SavedBanner>, ApiError> {
     let defaults = state.site.default_banner.clone();
     state
         .db
@@ -79,7 +79,7 @@ pub(crate) async fn revert_banner(State(state): State<AppState>) -> Result<JsonO
             banner_changed(tx, "default", &defaults)
         })
         .await?;
-    banner::refresh(&state).await?;
+    state.banner.refresh().await?;
     tracing::info!("banner reverted to the default clan banner");
     Ok(JsonOut(SavedBanner { success: true, banner: state.site.default_banner.clone() }))
 }
@@ -99,15 +99,15 @@ fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::B
 /// expired sessions, challenges and idle rate-limit entries.
 #[utoipa::path(post, path = "/api/admin/clear-cache", tag = "admin", operation_id = "clearCache", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "What was rebuilt and removed", body = CacheCleared)))]
-pub(crate) async fn clear_cache(State(state): State<AppState>) -> Result<JsonOut<CacheCleared>, ApiError> {
+pub(crate) async fn clear_cache(State(state): State<AdminState>) -> Result<JsonOut<CacheCleared>, ApiError> {
     let expired = state.db.write(|tx| crate::accounts::admin_keys::store::prune_expired(tx)).await?;
     let challenges = state.challenges.prune();
     state.auth_limiter.forget_idle();
     state.login_throttle.forget_idle();
     crate::commands::refresh_scores(&state.db, &state.commands).await?;
-    state.public_figures().flush_and_refresh().await?;
-    banner::refresh(&state).await?;
-    crate::health::check(&state).await;
+    state.figures.flush_and_refresh().await?;
+    state.banner.refresh().await?;
+    state.health.check().await;
     let roblox = state.roblox.clear_caches().await?;
     let message = format!(
         "Cached pages rebuilt from the database; {expired} expired sessions and {challenges} expired challenges removed; {roblox} cached Roblox answers dropped."

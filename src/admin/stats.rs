@@ -5,10 +5,10 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::AdminState;
 use crate::accounts;
 use crate::db::{now_ms, rfc3339};
 use crate::error::ApiError;
-use crate::state::AppState;
 use crate::stats::today_key;
 
 #[derive(Serialize, ToSchema)]
@@ -50,10 +50,10 @@ fn start_of_today_ms() -> i64 {
 /// Every dashboard figure, measured. Scan figures sum the live scans.
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", operation_id = "getAdminStats", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The dashboard figures", body = AdminStats)))]
-pub(crate) async fn stats(State(state): State<AppState>) -> Result<JsonOut<AdminStats>, ApiError> {
+pub(crate) async fn stats(State(state): State<AdminState>) -> Result<JsonOut<AdminStats>, ApiError> {
     // Pending page views are written first so the figures include them; on a full disk the
     // figures are read without them (a read keeps answering).
-    match state.public_figures().flush_and_refresh().await {
+    match state.figures.flush_and_refresh().await {
         Err(e) if !e.is_out_of_space() => return Err(e),
         _ => {}
     }

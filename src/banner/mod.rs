@@ -129,11 +129,6 @@ impl ServedBanner {
     }
 }
 
-/// [`ServedBanner::refresh`] for whoever holds the banner (`&Arc<ServedBanner>`, or the assembled
-/// state while a caller still has that).
-pub async fn refresh(banner: &impl AsRef<ServedBanner>) -> Result<(), ApiError> {
-    banner.as_ref().refresh().await
-}
 
 /// Flips the served banner back to the default at the sponsored banner's expiry instant
 /// (not at the next periodic refresh). One task per process.

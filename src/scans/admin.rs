@@ -1,5 +1,5 @@
 //! The admin panel's side of scans and abuse reports: the reports list and their states, and
-//! cancelling a scan. Behind the admin guard (see `admin::router`).
+//! cancelling a scan. Behind the admin guard (`router`).
 
 use axum::Json;
 use axum::extract::State;
@@ -11,6 +11,18 @@ use super::{ScanStatus, ScansState};
 use crate::db::now_ms;
 use crate::error::ApiError;
 use crate::http::extract::{Json as JsonIn, Path, Query};
+
+/// The admin routes of scans and abuse reports, behind the admin guard.
+pub fn router<S: Clone + Send + Sync + 'static>(state: ScansState) -> axum::Router<S> {
+    use axum::routing::{get, patch, post};
+    axum::Router::new()
+        .route("/api/admin/abuse-reports", get(list_reports))
+        .route("/api/admin/abuse-reports/{id}", patch(update_report))
+        .route("/api/admin/scans/{id}/cancel", post(cancel_scan))
+        .route("/api/admin/scans/{id}/resume", post(resume_scan))
+        .route_layer(axum::middleware::from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin))
+        .with_state(state)
+}
 
 pub const REPORT_STATES: [&str; 4] = ["open", "reviewing", "resolved", "dismissed"];
 const NOTE_MAX: usize = 500;
