@@ -12,8 +12,8 @@ use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
 use crate::state::AppState;
 use crate::{
-    accounts, admin, ads, backup, banner, commands, discord, guides, health, keys, metrics, openapi, roblox, shell,
-    site, stats, v1,
+    accounts, admin, ads, backup, banner, commands, discord, guides, health, keys, metrics, openapi, roblox, scans,
+    shell, site, stats, v1,
 };
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
@@ -66,7 +66,7 @@ pub fn router(state: AppState) -> Router {
         }))
         .merge(ads::router(ads::AdsState::from_ref(&state)))
         .merge(ads::review::router(ads::AdsState::from_ref(&state)))
-        .merge(crate::scans::admin::router(crate::scans::ScansState::from_ref(&state)));
+        .merge(scans::admin::router(scans::ScansState::from_ref(&state)));
     let v1_state = v1::V1State {
         db: state.db.clone(),
         commands: state.commands.clone(),
@@ -77,7 +77,7 @@ pub fn router(state: AppState) -> Router {
         keys: state.keys.clone(),
     };
     let keys_state = keys::KeysState { db: state.db.clone(), keys: state.keys.clone() };
-    let scans_state: crate::scans::ScansState = axum::extract::FromRef::from_ref(&state);
+    let scans_state = scans::ScansState::from_ref(&state);
     let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(v1_state, scans_state));
     let backup_state = backup::BackupState {
         backups: state.backups.clone(),

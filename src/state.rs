@@ -1,4 +1,6 @@
-//! The shared state every handler reads.
+//! The services, built once at the start (`server::build_state`). Only the assembly reads this:
+//! `app.rs` hands each feature's router the part it uses, `server.rs` the background tasks; no
+//! feature imports it.
 
 use std::ops::Deref;
 use std::path::PathBuf;

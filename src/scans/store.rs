@@ -353,7 +353,9 @@ pub fn players_in_order(conn: &Connection, ids: &[i64], first_rank: u64) -> Resu
 
 /// Every member of a group in the group leaderboard's order: veterans first, then by ELC
 /// badges, then the oldest account (no index has this order across the two tables, so the
-/// whole group is sorted once per ranking version and pages are slices of it).
+/// whole group is sorted once per ranking version and pages are slices of it). It reads the
+/// Roblox feature's `players` table, the one cross-feature read in SQL: the order needs both
+/// tables in one statement.
 pub fn group_ranking_ids(conn: &Connection, group_id: u64) -> Result<Vec<i64>, ApiError> {
     let mut stmt = conn.prepare_cached(
         "SELECT p.user_id FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = ?1
@@ -414,6 +416,7 @@ pub struct GroupSummary {
     pub last_scan_state: String,
 }
 
+/// Reads `players` (the Roblox feature's) read-only, for the same reason as `group_ranking_ids`.
 const GROUP_SUMMARY: &str = "SELECT s.group_id, s.group_name,
         (SELECT COUNT(*) FROM group_members m WHERE m.group_id = s.group_id),
         (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = s.group_id AND p.is_veteran),
