@@ -254,20 +254,20 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: CommandsState) -> Router<
         .route("/api/favorites", get(ratings::list).post(ratings::add))
         .route("/api/favorites/{user_id}", get(ratings::list_for))
         .route("/api/favorites/{user_id}/command/{command_id}", axum::routing::delete(ratings::remove))
-        .with_state(state)
+        .with_state(Arc::new(state))
 }
 
 /// Every command with its community rating and favorite count.
 #[utoipa::path(get, path = "/api/commands", tag = "commands", operation_id = "listCommands",
     responses((status = 200, description = "Every command", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
-pub(crate) async fn list(State(state): State<CommandsState>, headers: HeaderMap) -> Response {
+pub(crate) async fn list(State(state): State<Arc<CommandsState>>, headers: HeaderMap) -> Response {
     state.commands.list.respond(&headers, Caching::CONTENT)
 }
 
 /// Up to 6 commands ranked by favorites and ratings.
 #[utoipa::path(get, path = "/api/commands/popular", tag = "commands", operation_id = "listPopularCommands",
     responses((status = 200, description = "Up to 6 commands", body = Vec<CommandItem>), (status = 304, description = "Not modified")))]
-pub(crate) async fn popular(State(state): State<CommandsState>, headers: HeaderMap) -> Response {
+pub(crate) async fn popular(State(state): State<Arc<CommandsState>>, headers: HeaderMap) -> Response {
     state.commands.popular.respond(&headers, Caching::CONTENT)
 }
 

@@ -1,6 +1,8 @@
 //! Favorites and 1-5 ratings of commands, for signed-in users. The `userId` a request names
 //! must be the signed-in user's; popular commands and averages follow every change.
 
+use std::sync::Arc;
+
 use axum::Json as JsonOut;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -42,7 +44,7 @@ fn same_user(claimed: i64, signed_in: i64) -> Result<(), ApiError> {
 #[utoipa::path(get, path = "/api/favorites", tag = "commands", operation_id = "listMyFavorites", security(("session" = [])),
     responses((status = 200, description = "Newest first", body = Vec<Favorite>), (status = 401, description = "Not signed in")))]
 pub(crate) async fn list(
-    State(state): State<CommandsState>,
+    State(state): State<Arc<CommandsState>>,
     headers: HeaderMap,
 ) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
     let user = require_user(&state.db, &headers).await?;
@@ -54,7 +56,7 @@ pub(crate) async fn list(
     params(("userId" = i64, Path, description = "The signed-in user's id")),
     responses((status = 200, description = "Newest first", body = Vec<Favorite>), (status = 401, description = "Not signed in"), (status = 403, description = "Someone else's")))]
 pub(crate) async fn list_for(
-    State(state): State<CommandsState>,
+    State(state): State<Arc<CommandsState>>,
     headers: HeaderMap,
     Path(user_id): Path<i64>,
 ) -> Result<JsonOut<Vec<Favorite>>, ApiError> {
@@ -68,7 +70,7 @@ pub(crate) async fn list_for(
     responses((status = 201, description = "Added (or already there)", body = Favorite), (status = 400, description = "Unknown item type"), (status = 401, description = "Not signed in"),
         (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
 pub(crate) async fn add(
-    State(state): State<CommandsState>,
+    State(state): State<Arc<CommandsState>>,
     headers: HeaderMap,
     Json(body): Json<Favorite>,
 ) -> Result<Response, ApiError> {
@@ -91,7 +93,7 @@ pub(crate) async fn add(
     params(("userId" = i64, Path, description = "The signed-in user's id"), ("commandId" = i64, Path)),
     responses((status = 200, description = "Removed (or was not there)", body = crate::http::Success), (status = 401, description = "Not signed in"), (status = 403, description = "Not your userId")))]
 pub(crate) async fn remove(
-    State(state): State<CommandsState>,
+    State(state): State<Arc<CommandsState>>,
     headers: HeaderMap,
     Path((user_id, command_id)): Path<(i64, i64)>,
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
@@ -127,7 +129,7 @@ pub struct RatingResult {
     params(("commandId" = i64, Path)), request_body = RatingBody,
     responses((status = 200, body = RatingResult), (status = 400, description = "Rating not 1-5"), (status = 401, description = "Not signed in"), (status = 403, description = "Not your userId"), (status = 404, description = "No such command")))]
 pub(crate) async fn rate(
-    State(state): State<CommandsState>,
+    State(state): State<Arc<CommandsState>>,
     headers: HeaderMap,
     Path(command_id): Path<i64>,
     Json(body): Json<RatingBody>,

@@ -154,7 +154,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: KeysState) -> Router<S> {
         .route("/api/generate-key", post(generate_key))
         .route("/api/keys", get(list_keys))
         .route("/api/keys/{prefix}", delete(revoke_key))
-        .with_state(state)
+        .with_state(Arc::new(state))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -206,7 +206,7 @@ pub fn validate_name(raw: &str) -> Result<String, ApiError> {
     security(("session" = []), ("keyOwner" = []), ()),
     responses((status = 201, description = "The key, in full this once; sets the fanhub_owner cookie for a new anonymous owner", body = NewKeyAnswer), (status = 400, description = "Invalid name"), (status = 429, description = "More than 10 new keys this hour from this IP")))]
 pub(crate) async fn generate_key(
-    State(state): State<KeysState>,
+    State(state): State<Arc<KeysState>>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
     Json(body): Json<NewKey>,
@@ -248,7 +248,7 @@ pub(crate) async fn generate_key(
 /// with their usage.
 #[utoipa::path(get, path = "/api/keys", tag = "keys", operation_id = "listApiKeys", security(("session" = []), ("keyOwner" = []), ()),
     responses((status = 200, description = "The caller's keys, newest first (none without a session or owner cookie)", body = KeyList)))]
-pub(crate) async fn list_keys(State(state): State<KeysState>, headers: HeaderMap) -> Result<Response, ApiError> {
+pub(crate) async fn list_keys(State(state): State<Arc<KeysState>>, headers: HeaderMap) -> Result<Response, ApiError> {
     let caller = Caller::of(&state.db, &headers).await?;
     let keys = if caller.is_nobody() {
         Vec::new()
@@ -264,7 +264,7 @@ pub(crate) async fn list_keys(State(state): State<KeysState>, headers: HeaderMap
     params(("prefix" = String, Path, description = "The key's first 12 characters", pattern = r"^fhk_[0-9a-f]{8}$")),
     responses((status = 200, description = "Revoked", body = crate::http::Success), (status = 400, description = "Not a key prefix"), (status = 404, description = "No such key of yours")))]
 pub(crate) async fn revoke_key(
-    State(state): State<KeysState>,
+    State(state): State<Arc<KeysState>>,
     headers: HeaderMap,
     Path(prefix): Path<String>,
 ) -> Result<Response, ApiError> {

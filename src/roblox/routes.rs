@@ -78,7 +78,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: RobloxState) -> Router<S>
         .route("/api/discord-bot/test", get(test))
         .route("/api/badge-monitor", get(badge_monitor))
         .merge(keyed)
-        .with_state(state)
+        .with_state(Arc::new(state))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -268,7 +268,7 @@ impl KeyRequests {
         LookupFailures,
         (status = 429, description = "The key is over its rate limit (see the X-RateLimit-* headers), or, with the public key, more than a quarter of the site's Roblox profile budget a minute (6 with the default budget of 24) of players not looked up recently came from this address. Retry-After says when to try again; `message` says which limit; players looked up recently are still answered.")))]
 pub(crate) async fn newgen_check(
-    State(state): State<RobloxState>,
+    State(state): State<Arc<RobloxState>>,
     Extension(ApiCaller(key)): Extension<ApiCaller>,
     Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
@@ -413,7 +413,7 @@ pub struct BotAnalysis {
         LookupFailures,
         (status = 429, description = "More than 20 lookups a minute of players not looked up recently from this address (Retry-After says when)")))]
 pub(crate) async fn analyze(
-    State(state): State<RobloxState>,
+    State(state): State<Arc<RobloxState>>,
     Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
 ) -> Result<Json<BotAnalysis>, ApiError> {
@@ -498,7 +498,7 @@ pub struct QuickCheck {
         LookupFailures,
         (status = 429, description = "More than 20 lookups a minute of players not looked up recently from this address (Retry-After says when)")))]
 pub(crate) async fn quick_check(
-    State(state): State<RobloxState>,
+    State(state): State<Arc<RobloxState>>,
     Extension(client): Extension<ClientIp>,
     Path(username): Path<String>,
 ) -> Result<Json<QuickCheck>, ApiError> {
@@ -549,7 +549,7 @@ pub struct BotTest {
 /// The bot API is up: its endpoints and the state of the Roblox connection (makes no Roblox call).
 #[utoipa::path(get, path = "/api/discord-bot/test", tag = "roblox", operation_id = "botTest",
     responses((status = 200, description = "The bot API answers", body = BotTest)))]
-pub(crate) async fn test(State(state): State<RobloxState>) -> Json<BotTest> {
+pub(crate) async fn test(State(state): State<Arc<RobloxState>>) -> Json<BotTest> {
     Json(BotTest {
         success: true,
         message: "The bot API is working.".into(),
@@ -575,6 +575,6 @@ pub(crate) async fn test(State(state): State<RobloxState>) -> Json<BotTest> {
 /// with the last figures while Roblox fails).
 #[utoipa::path(get, path = "/api/badge-monitor", tag = "roblox", operation_id = "getBadgeMonitor",
     responses((status = 200, description = "The tracked badges", body = super::monitor::BadgeMonitorAnswer), (status = 304, description = "Not modified")))]
-pub(crate) async fn badge_monitor(State(state): State<RobloxState>, headers: HeaderMap) -> Response {
+pub(crate) async fn badge_monitor(State(state): State<Arc<RobloxState>>, headers: HeaderMap) -> Response {
     state.roblox.monitor.json.respond(&headers, Caching::BADGE_MONITOR)
 }

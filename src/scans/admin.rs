@@ -1,6 +1,8 @@
 //! The admin panel's side of scans and abuse reports: the reports list and their states, and
 //! cancelling a scan. Behind the admin guard (`router`).
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -21,7 +23,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: ScansState) -> axum::Rout
         .route("/api/admin/scans/{id}/cancel", post(cancel_scan))
         .route("/api/admin/scans/{id}/resume", post(resume_scan))
         .route_layer(axum::middleware::from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin))
-        .with_state(state)
+        .with_state(Arc::new(state))
 }
 
 pub const REPORT_STATES: [&str; 4] = ["open", "reviewing", "resolved", "dismissed"];
@@ -66,7 +68,7 @@ fn report_state(raw: &str) -> Result<String, ApiError> {
     security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = ReportList), (status = 400, description = "Bad state or paging"), (status = 401, description = "Not an admin")))]
 pub(crate) async fn list_reports(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Query(q): Query<ReportFilter>,
 ) -> Result<Json<ReportList>, ApiError> {
     let filter = q.state.as_deref().filter(|s| !s.trim().is_empty()).map(report_state).transpose()?;
@@ -107,7 +109,7 @@ pub struct ReportChanged {
     responses((status = 200, body = ReportChanged), (status = 400, description = "Bad state or note"), (status = 401, description = "Not an admin"),
         (status = 404, description = "No such report")))]
 pub(crate) async fn update_report(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Path(id): Path<i64>,
     JsonIn(body): JsonIn<ReportChange>,
 ) -> Result<Json<ReportChanged>, ApiError> {
@@ -141,7 +143,7 @@ pub struct Cancelled {
     responses((status = 200, body = Cancelled), (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
         (status = 409, description = "Already completed or cancelled")))]
 pub(crate) async fn cancel_scan(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Path(id): Path<i64>,
 ) -> Result<Json<Cancelled>, ApiError> {
     let row = state
@@ -166,7 +168,7 @@ pub(crate) async fn cancel_scan(
         (status = 401, description = "Not an admin"), (status = 404, description = "No such scan"),
         (status = 409, description = "Completed, or another scan of the group runs")))]
 pub(crate) async fn resume_scan(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Path(id): Path<i64>,
 ) -> Result<axum::response::Response, ApiError> {
     super::routes::resume(&state, id, super::routes::Resumer::Admin).await

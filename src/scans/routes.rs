@@ -112,7 +112,7 @@ fn status_of(state: &ScansState, row: store::ScanRow) -> ScanStatus {
         (status = 503, description = "Roblox is rate-limiting", body = crate::error::ErrorBody),
         (status = 504, description = "Roblox did not answer in time", body = crate::error::ErrorBody)))]
 pub(crate) async fn scan_group(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Extension(caller): Extension<ApiCaller>,
     JsonBody(body): JsonBody<ScanRequest>,
 ) -> Result<Response, ApiError> {
@@ -171,7 +171,7 @@ pub struct StatusAnswer {
     responses((status = 200, body = StatusAnswer), (status = 304, description = "Not modified"), (status = 400, description = "Bad id"),
         (status = 401, description = "No or bad API key"), (status = 404, description = "No such scan"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn scan_status(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -210,7 +210,7 @@ pub struct ResumeRequest {
         (status = 415, description = "Not JSON"),
         (status = 429, description = "Rate limit reached, or the scan queue is full (per key or site-wide; the error says which)")))]
 pub(crate) async fn resume_scan(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Extension(caller): Extension<ApiCaller>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
@@ -301,7 +301,7 @@ pub struct GroupLeaderboard {
     responses((status = 200, body = GroupLeaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad group id or paging"),
         (status = 401, description = "No or bad API key"), (status = 404, description = "Group never scanned"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn group_leaderboard(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Path(group_id): Path<String>,
     Query(q): Query<PageQuery>,
     headers: HeaderMap,
@@ -367,7 +367,7 @@ pub struct ScanList {
     security(("apiKey" = [])),
     responses((status = 200, body = ScanList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn all_scans(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<ScanList>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
@@ -391,7 +391,7 @@ pub struct GroupList {
     security(("apiKey" = [])),
     responses((status = 200, body = GroupList), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn all_group_leaderboards(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<GroupList>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
@@ -434,7 +434,7 @@ pub struct Leaderboard {
     security(("apiKey" = [])),
     responses((status = 200, body = Leaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad generation, sort or paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn leaderboard(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Query(q): Query<LeaderboardQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -520,7 +520,7 @@ pub struct SearchAnswer {
     security(("apiKey" = [])),
     responses((status = 200, body = SearchAnswer), (status = 400, description = "Bad q, type or limit"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn search(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Query(q): Query<SearchQuery>,
 ) -> Result<Json<SearchAnswer>, ApiError> {
     let query = search_query(q.q.as_deref())?;
@@ -582,7 +582,7 @@ pub struct ReportAnswer {
         (status = 401, description = "No or bad API key"), (status = 413, description = "Body too large"), (status = 415, description = "Not JSON"),
         (status = 429, description = "Rate limit reached (the key's, or 5 reports an hour per IP)")))]
 pub(crate) async fn report_abuse(
-    State(state): State<ScansState>,
+    State(state): State<Arc<ScansState>>,
     Extension(client): Extension<ClientIp>,
     Extension(caller): Extension<ApiCaller>,
     JsonBody(body): JsonBody<ReportRequest>,

@@ -97,13 +97,16 @@ impl PublicFigures {
 pub type StatsRefresh = crate::jobs::Wake;
 
 pub fn router<S: Clone + Send + Sync + 'static>(figures: PublicFigures) -> Router<S> {
-    Router::new().route("/api/stats", get(get_stats)).route("/api/pageview", post(record_pageview)).with_state(figures)
+    Router::new()
+        .route("/api/stats", get(get_stats))
+        .route("/api/pageview", post(record_pageview))
+        .with_state(Arc::new(figures))
 }
 
 /// Public figures measured by the server. Carries an ETag; `If-None-Match` gets 304.
 #[utoipa::path(get, path = "/api/stats", tag = "site", operation_id = "getStats",
     responses((status = 200, description = "Public figures", body = PublicStats), (status = 304, description = "Not modified")))]
-pub(crate) async fn get_stats(State(figures): State<PublicFigures>, headers: HeaderMap) -> Response {
+pub(crate) async fn get_stats(State(figures): State<Arc<PublicFigures>>, headers: HeaderMap) -> Response {
     figures.json.respond(&headers, Caching::STATS)
 }
 
@@ -127,7 +130,7 @@ fn route_values() -> utoipa::openapi::Object {
     responses((status = 204, description = "Counted"), (status = 400, description = "Not JSON, or not a page of this site"),
         (status = 429, description = "More than 60 page views a minute from this address: not counted (Retry-After says when)")))]
 pub(crate) async fn record_pageview(
-    State(figures): State<PublicFigures>,
+    State(figures): State<Arc<PublicFigures>>,
     client: Option<axum::Extension<ClientIp>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,

@@ -1,6 +1,8 @@
 //! `/api/v1` over the command database and the guides: lists with paging and filters, categories,
 //! ranked search, and the wiki search over both.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -86,7 +88,7 @@ fn unknown_category(state: &V1State) -> ApiError {
     security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Bad paging or filter"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn commands(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Query(q): Query<CommandsQuery>,
 ) -> Result<Json<CommandPage>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
@@ -123,7 +125,7 @@ pub(crate) async fn commands(
     security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 404, description = "No such category"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn commands_in_category(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Path(category): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<CommandPage>, ApiError> {
@@ -138,7 +140,7 @@ pub(crate) async fn commands_in_category(
     security(("apiKey" = [])),
     responses((status = 200, body = CommandPage), (status = 400, description = "Missing or too long q, bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn search_commands(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Query(q): Query<SearchQuery>,
 ) -> Result<Json<CommandPage>, ApiError> {
     let query = search_query(q.q.as_deref())?;
@@ -150,7 +152,7 @@ pub(crate) async fn search_commands(
 /// Up to 6 commands ranked by the community's favorites and ratings.
 #[utoipa::path(get, path = "/api/v1/commands/popular", tag = "developer API", operation_id = "v1ListPopularCommands", security(("apiKey" = [])),
     responses((status = 200, body = CommandList), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn popular_commands(State(state): State<V1State>) -> Json<CommandList> {
+pub(crate) async fn popular_commands(State(state): State<Arc<V1State>>) -> Json<CommandList> {
     Json(CommandList { success: true, commands: state.commands.popular_items().to_vec() })
 }
 
@@ -158,7 +160,7 @@ pub(crate) async fn popular_commands(State(state): State<V1State>) -> Json<Comma
 #[utoipa::path(get, path = "/api/v1/guides", tag = "developer API", operation_id = "v1ListGuides", params(PageQuery), security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn guides(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<GuidePage>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
@@ -171,7 +173,7 @@ pub(crate) async fn guides(
     security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Bad paging"), (status = 401, description = "No or bad API key"), (status = 404, description = "No such category"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn guides_in_category(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Path(category): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<GuidePage>, ApiError> {
@@ -188,7 +190,7 @@ pub(crate) async fn guides_in_category(
 #[utoipa::path(get, path = "/api/v1/guides/search", tag = "developer API", operation_id = "v1SearchGuides", params(SearchQuery), security(("apiKey" = [])),
     responses((status = 200, body = GuidePage), (status = 400, description = "Missing or too long q, bad paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn search_guides(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Query(q): Query<SearchQuery>,
 ) -> Result<Json<GuidePage>, ApiError> {
     let query = search_query(q.q.as_deref())?;
@@ -236,7 +238,7 @@ pub struct WikiAnswer {
 #[utoipa::path(get, path = "/api/v1/wiki", tag = "developer API", operation_id = "v1SearchWiki", params(WikiQuery), security(("apiKey" = [])),
     responses((status = 200, body = WikiAnswer), (status = 400, description = "Missing or too long q, unknown category, bad limit"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn wiki(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Query(q): Query<WikiQuery>,
 ) -> Result<Json<WikiAnswer>, ApiError> {
     let query = search_query(q.q.as_deref())?;

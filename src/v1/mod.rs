@@ -36,7 +36,9 @@ pub struct V1State {
     pub keys: Arc<KeyRing>,
 }
 
+/// Each feature state is behind one `Arc`, so a request clones one pointer, not every service.
 pub fn router<S: Clone + Send + Sync + 'static>(state: V1State, scans_state: ScansState) -> Router<S> {
+    let state = Arc::new(state);
     let keyed_scans = Router::new()
         .route("/api/v1/scan-group", post(scans::scan_group))
         .route("/api/v1/scan-status/{id}", get(scans::scan_status))
@@ -47,7 +49,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: V1State, scans_state: Sca
         .route("/api/v1/leaderboard", get(scans::leaderboard))
         .route("/api/v1/search", get(scans::search))
         .route("/api/v1/report-abuse", post(scans::report_abuse))
-        .with_state(scans_state);
+        .with_state(Arc::new(scans_state));
     let keyed = Router::new()
         .route("/api/database", get(site::site_database))
         .route("/api/v1/database", get(site::database))

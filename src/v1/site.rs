@@ -1,6 +1,8 @@
 //! `/api/v1` over the site itself: health, the database check, the public figures, analytics,
 //! the community's ratings, the events feed and the Discord updates.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -19,7 +21,7 @@ use crate::http::paging::number_param;
 /// Liveness and version (no key needed): the body of `/api/health`.
 #[utoipa::path(get, path = "/api/v1/health", tag = "developer API", operation_id = "v1GetHealth",
     responses((status = 200, description = "Liveness and version", body = crate::health::Health), (status = 304, description = "Not modified")))]
-pub(crate) async fn health(State(state): State<V1State>, headers: HeaderMap) -> Response {
+pub(crate) async fn health(State(state): State<Arc<V1State>>, headers: HeaderMap) -> Response {
     state.health_json.respond(&headers, Caching::HEALTH)
 }
 
@@ -33,7 +35,7 @@ pub struct DatabaseAnswer {
 /// Row counts and the last backup are the admin's (`GET /api/admin/database`).
 #[utoipa::path(get, path = "/api/v1/database", tag = "developer API", operation_id = "v1GetDatabaseStatus", security(("apiKey" = [])),
     responses((status = 200, body = DatabaseAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn database(State(state): State<V1State>) -> Result<Json<DatabaseAnswer>, ApiError> {
+pub(crate) async fn database(State(state): State<Arc<V1State>>) -> Result<Json<DatabaseAnswer>, ApiError> {
     let database = state.db.read(crate::db::health).await?;
     Ok(Json(DatabaseAnswer { success: true, database }))
 }
@@ -41,14 +43,14 @@ pub(crate) async fn database(State(state): State<V1State>) -> Result<Json<Databa
 /// The database check of the site's API page (the same answer as `/api/v1/database`).
 #[utoipa::path(get, path = "/api/database", tag = "developer API", operation_id = "getDatabaseStatus", security(("apiKey" = [])),
     responses((status = 200, body = DatabaseAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn site_database(state: State<V1State>) -> Result<Json<DatabaseAnswer>, ApiError> {
+pub(crate) async fn site_database(state: State<Arc<V1State>>) -> Result<Json<DatabaseAnswer>, ApiError> {
     database(state).await
 }
 
 /// The public figures: the body of `/api/stats`.
 #[utoipa::path(get, path = "/api/v1/stats", tag = "developer API", operation_id = "v1GetStats", security(("apiKey" = [])),
     responses((status = 200, description = "Public figures", body = crate::stats::PublicStats), (status = 304, description = "Not modified"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn stats(State(state): State<V1State>, headers: HeaderMap) -> Response {
+pub(crate) async fn stats(State(state): State<Arc<V1State>>, headers: HeaderMap) -> Response {
     state.stats_json.respond(&headers, Caching::PRIVATE)
 }
 
@@ -72,7 +74,7 @@ pub struct AnalyticsAnswer {
 #[utoipa::path(get, path = "/api/v1/analytics", tag = "developer API", operation_id = "v1GetAnalytics", params(AnalyticsQuery), security(("apiKey" = [])),
     responses((status = 200, body = AnalyticsAnswer), (status = 400, description = "Bad days"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn analytics(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Query(q): Query<AnalyticsQuery>,
 ) -> Result<Json<AnalyticsAnswer>, ApiError> {
     let days = number_param("days", q.days.as_deref(), 30, 1..=90)?;
@@ -112,7 +114,7 @@ pub struct CommandsStatsAnswer {
 /// Ratings and favorites per command, from the fans' accounts.
 #[utoipa::path(get, path = "/api/v1/commands-stats", tag = "developer API", operation_id = "v1GetCommandsStats", security(("apiKey" = [])),
     responses((status = 200, body = CommandsStatsAnswer), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn commands_stats(State(state): State<V1State>) -> Json<CommandsStatsAnswer> {
+pub(crate) async fn commands_stats(State(state): State<Arc<V1State>>) -> Json<CommandsStatsAnswer> {
     let items = state.commands.items();
     let totals = SignalTotals {
         ratings: items.iter().map(|c| u64::from(c.rating_count)).sum(),
@@ -170,7 +172,7 @@ pub struct EventsAnswer {
 #[utoipa::path(get, path = "/api/v1/events", tag = "developer API", operation_id = "v1ListEvents", params(EventsQuery), security(("apiKey" = [])),
     responses((status = 200, body = EventsAnswer), (status = 400, description = "Bad since, limit or type"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn events(
-    State(state): State<V1State>,
+    State(state): State<Arc<V1State>>,
     Query(q): Query<EventsQuery>,
 ) -> Result<Json<EventsAnswer>, ApiError> {
     let since = match q.since.as_deref().map(str::trim) {
@@ -203,6 +205,6 @@ pub(crate) async fn events(
 /// `/api/discord/{product}-updates`); empty lists with `configured: false` until the host sets up Discord.
 #[utoipa::path(get, path = "/api/v1/discord-updates", tag = "developer API", operation_id = "v1GetDiscordUpdates", security(("apiKey" = [])),
     responses((status = 200, body = crate::discord::AllUpdates), (status = 304, description = "Not modified"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
-pub(crate) async fn discord_updates(State(state): State<V1State>, headers: HeaderMap) -> Response {
+pub(crate) async fn discord_updates(State(state): State<Arc<V1State>>, headers: HeaderMap) -> Response {
     state.discord.all_json.respond(&headers, Caching::PRIVATE)
 }
