@@ -350,4 +350,16 @@ async fn the_documented_form_states_the_constraints_the_server_enforces() {
     let res = submit(&server, form).await;
     assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
     assert_eq!(applications(&server, &key).await[0]["links"].as_array().unwrap().len(), 10);
+
+    // `links` is nullable in the document: a JSON null is no links.
+    let form = Form::new()
+        .text("websiteUrl", "https://nolinks.example/")
+        .text("adDescription", "No links")
+        .text("duration", "1-day")
+        .text("links", "null")
+        .part("image", Part::bytes(png(8, 8)).file_name("a.png").mime_str("image/png").unwrap());
+    let res = submit(&server, form).await;
+    assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+    let stored = applications(&server, &key).await;
+    assert!(stored.iter().any(|a| a["websiteUrl"] == "https://nolinks.example/" && a["links"] == serde_json::json!([])));
 }

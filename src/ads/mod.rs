@@ -221,9 +221,10 @@ fn check_fields(parts: &Parts) -> Result<Fields, ApiError> {
         None => None,
     };
     let raw_links: Vec<String> = match parts.links.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
-        Some(json) => {
-            serde_json::from_str(json).map_err(|_| bad("links", "Links must be a JSON array of web addresses"))?
-        }
+        // JSON `null` is no links, as an empty or absent part is.
+        Some(json) => serde_json::from_str::<Option<Vec<String>>>(json)
+            .map_err(|_| bad("links", "Links must be a JSON array of web addresses"))?
+            .unwrap_or_default(),
         None => Vec::new(),
     };
     let links: Vec<String> = raw_links
