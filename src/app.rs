@@ -19,6 +19,9 @@ use crate::{
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
 pub fn router(state: AppState) -> Router {
+    let figures = state.public_figures();
+    let ads_state = ads::AdsState::from_ref(&state);
+    let scans_state = scans::ScansState::from_ref(&state);
     // Large, rarely fetched lists are compressed per response; polled bodies are tiny.
     let content = Router::new()
         .merge(site::router(state.site_json.clone()))
@@ -29,7 +32,7 @@ pub fn router(state: AppState) -> Router {
         .layer(CompressionLayer::new());
     let polled = Router::new()
         .merge(health::router(state.health_json.clone()))
-        .merge(stats::router(state.public_figures()))
+        .merge(stats::router(figures.clone()))
         .merge(banner::router(state.banner.clone()))
         .merge(discord::router(state.discord.clone()))
         .merge(discord::interactions::router(state.discord.clone()));
@@ -56,7 +59,7 @@ pub fn router(state: AppState) -> Router {
             data_dir: state.data_dir.as_path().into(),
             started_at: state.started_at,
             commands: state.commands.clone(),
-            figures: state.public_figures(),
+            figures,
             stats_refresh: state.stats_refresh.clone(),
             banner: state.banner.clone(),
             health: state.health.clone(),
@@ -64,9 +67,9 @@ pub fn router(state: AppState) -> Router {
             discord: state.discord.clone(),
             llm: state.llm.clone(),
         }))
-        .merge(ads::router(ads::AdsState::from_ref(&state)))
-        .merge(ads::review::router(ads::AdsState::from_ref(&state)))
-        .merge(scans::admin::router(scans::ScansState::from_ref(&state)));
+        .merge(ads::router(ads_state.clone()))
+        .merge(ads::review::router(ads_state))
+        .merge(scans::admin::router(scans_state.clone()));
     let v1_state = v1::V1State {
         db: state.db.clone(),
         commands: state.commands.clone(),
@@ -77,7 +80,6 @@ pub fn router(state: AppState) -> Router {
         keys: state.keys.clone(),
     };
     let keys_state = keys::KeysState { db: state.db.clone(), keys: state.keys.clone() };
-    let scans_state = scans::ScansState::from_ref(&state);
     let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(v1_state, scans_state));
     let backup_state = backup::BackupState {
         backups: state.backups.clone(),

@@ -264,7 +264,7 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
     if crate::discord::poller::members_configured(&discord) {
         let job = state.jobs.register("discord-members");
         let stats_refresh = state.stats_refresh.clone();
-        tasks.push(tokio::spawn(crate::discord::poller::run_members(discord, job, move || stats_refresh.wake())));
+        tasks.push(tokio::spawn(crate::discord::poller::run_members(discord, job, stats_refresh)));
     }
     if state.options.backups.backup_every.is_some() {
         let backups = crate::backup::BackupState {

@@ -40,8 +40,8 @@ pub async fn run_updates(state: PollerState, job: JobHandle) {
     }
 }
 
-/// Refreshes the member count; `changed` runs when it changed (the public figures show it).
-pub async fn run_members(state: PollerState, job: JobHandle, changed: impl Fn()) {
+/// Refreshes the member count; wakes `figures` when it changed (the public figures show it).
+pub async fn run_members(state: PollerState, job: JobHandle, figures: crate::jobs::Wake) {
     let mut tick = tokio::time::interval(Duration::from_secs(state.site.poll.members_secs));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -51,7 +51,7 @@ pub async fn run_members(state: PollerState, job: JobHandle, changed: impl Fn())
             Ok(count) => {
                 if count != state.discord.members() {
                     state.discord.set_members(count);
-                    changed();
+                    figures.wake();
                 }
             }
             Err(e) => tracing::warn!("discord member count: {e}"),
