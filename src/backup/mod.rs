@@ -23,7 +23,7 @@ pub use crate::config::{BackupOptions, parse_every};
 use crate::db::Db;
 use crate::jobs::{JobHandle, Jobs};
 
-/// The job's name in `state.jobs` (and in /metrics).
+/// The job's name in [`Jobs`] (and in /metrics).
 pub const JOB: &str = "backup";
 
 /// What the backup routes and the schedule use: the archives, the database and data dir they copy,

@@ -2,7 +2,7 @@
 //! with the optional cookie (sent only to those hosts), Open Cloud at `FANHUB_ROBLOX_OPEN_CLOUD_API`
 //! with the optional API key (sent only there), timeouts, a cap on answer sizes, the per-endpoint
 //! budget with priorities, Roblox's `x-ratelimit-*` headers obeyed, 429 handling with bounded
-//! retries, and every call reported to `state.jobs`.
+//! retries, and every call reported to [`Jobs`].
 
 use crate::config::{OpenCloudKey, RobloxCookie};
 use std::collections::HashMap;

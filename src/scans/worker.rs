@@ -1,6 +1,6 @@
 //! The scan runner: picks queued scans (and, on start, scans a killed process left running),
 //! walks each group's member pages with Roblox's cursor, classifies every member through
-//! `state.roblox.lookup_user_id` (the newgen check's own code and cache) at background priority,
+//! `Roblox::lookup_user_id` (the newgen check's own code and cache) at background priority,
 //! and records each page in one transaction with the next cursor, so a stop at any point redoes
 //! at most the page in flight and counts nobody twice.
 

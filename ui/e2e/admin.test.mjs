@@ -202,7 +202,7 @@ describe('admin: the panel', () => {
     it(`has the eight tabs and Reports; the dashboard shows the server's figures; every tab fits the screen (${vp})`, async () => {
       const { page, stats } = await openPanel(vp);
       const ids = await page.getByRole('tab').evaluateAll((els) => els.map((e) => e.getAttribute('data-tab')));
-      assert.deepEqual(ids, TAB_IDS, 'the eight tabs of spec 2 and Reports (issue 10), in order');
+      assert.deepEqual(ids, TAB_IDS, 'the eight tabs and Reports, in order');
       await hasAttr(page.locator('[role="tab"][data-tab="dashboard"]'), 'aria-selected', 'true');
 
       // Dashboard (the server's measured figures)

@@ -345,7 +345,7 @@ export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false,
         assert.deepEqual(
           res,
           { code: 0, signal: null },
-          `fanhub should exit 0 on SIGTERM (contract 1); stderr tail:\n${env.server.stderr().slice(-4000)}`,
+          `fanhub should exit 0 on SIGTERM (a clean shutdown); stderr tail:\n${env.server.stderr().slice(-4000)}`,
         );
       }
     } finally {

@@ -126,7 +126,7 @@ describe('shell', () => {
     assert.equal(typeof (await api.json()).error, 'string');
   });
 
-  it('the server answers 200 with the app shell for every route the app has (CONTRACT 2)', async () => {
+  it('the server answers 200 with the app shell for every route the app has', async () => {
     const shell = shellBody(await (await env.fetch('/')).text());
     const wrong = [];
     for (const route of APP_ROUTES) {

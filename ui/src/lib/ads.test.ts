@@ -45,7 +45,7 @@ describe('additional links', () => {
   });
 });
 
-describe('required fields (spec 5)', () => {
+describe('required fields', () => {
   it('needs the website URL, the description and the image', () => {
     expect(isMissingRequired(filled, png())).toBe(false);
     expect(isMissingRequired(filled, null)).toBe(true);
@@ -54,7 +54,7 @@ describe('required fields (spec 5)', () => {
   });
 });
 
-describe('adFormData (spec 7 parts)', () => {
+describe('adFormData (the seven parts of the advertise form)', () => {
   it('sends the fields, the links as a JSON array without empty entries, and the image', () => {
     const image = png();
     const form = adFormData(filled, image);

@@ -47,7 +47,7 @@ describe('curl examples', () => {
 describe('endpoint catalogue', () => {
   const all = (data?: Parameters<typeof commandEndpoints>[0]) => [...CORE_ENDPOINTS, ...commandEndpoints(data), ...ANALYTICS_ENDPOINTS];
 
-  it('documents every /api/v1 endpoint of the contract, only health without a key', () => {
+  it('documents every /api/v1 endpoint the server has, only health without a key', () => {
     const docs = all({ command: { category: 'Fun', permission: 'OA' }, guideCategory: 'Beginner' });
     const paths = new Set(docs.map((d) => d.example.split('?')[0].replace(/\/(category)\/.*$/, '/$1')));
     for (const p of [

@@ -41,7 +41,7 @@ function badge(name: string, description: string, id = 1): MonitoredBadge {
 }
 
 describe('counts and dates', () => {
-  it('abbreviates as the spec shows (1K, 1.0M)', () => {
+  it('abbreviates counts (1K, 1.0M)', () => {
     expect(abbreviateCount(999)).toBe('999');
     expect(abbreviateCount(1000)).toBe('1K');
     expect(abbreviateCount(1500)).toBe('1.5K');
@@ -154,7 +154,7 @@ describe('bot page helpers', () => {
     expect(splitShown([1, 2])).toEqual({ shown: [1, 2], rest: 0 });
   });
 
-  it('turns a server error into its {error, message} and a network failure into the spec text', async () => {
+  it('turns a server error into its {error, message} and a network failure into the product's sentence', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response(JSON.stringify({ error: 'User not found', message: 'No Roblox user is named ghost' }), { status: 404 })),

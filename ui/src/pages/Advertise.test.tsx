@@ -164,7 +164,7 @@ describe('/advertise', () => {
     expect(screen.queryByTestId('ad-image-name')).toBeNull();
   });
 
-  it("shows the server's error, and the spec's sentence when there is none", async () => {
+  it("shows the server's error, and the product's sentence when there is none", async () => {
     mockApi(
       routes({
         'POST /api/advertise': {
