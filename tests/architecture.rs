@@ -1,7 +1,7 @@
 //! The shape of `src/`, checked from the source text so that a new module is covered by itself:
 //! the shared layers import no feature, no feature reaches the assembly (`AppState`, the router,
 //! the server), the features import each other without a circle, and SQL lives only in a
-//! feature's `store.rs` or in `db/`.
+//! feature's `store.rs` or in `db/`, with one store changing each table.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -310,11 +310,81 @@ fn sql_lives_in_a_store_or_in_db() {
     assert!(wrong.is_empty(), "SQL outside a feature's store.rs or db/:\n{}", wrong.join("\n"));
 }
 
+/// Words of a text: runs of letters, digits and underscores.
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect()
+}
+
+/// The tables the numbered migrations create.
+fn tables() -> BTreeSet<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/db/migrations");
+    let mut tables = BTreeSet::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let sql = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let words = words(&sql);
+        for (i, pair) in words.windows(2).enumerate() {
+            if pair == ["CREATE", "TABLE"] {
+                let name = if words[i + 2..].starts_with(&["IF", "NOT", "EXISTS"]) { words[i + 5] } else { words[i + 2] };
+                tables.insert(name.to_string());
+            }
+        }
+    }
+    tables
+}
+
+/// The tables a text changes: `INSERT [OR …] INTO t`, `REPLACE INTO t`, `UPDATE t`, `DELETE FROM t`.
+fn written_tables(text: &str, tables: &BTreeSet<String>) -> BTreeSet<String> {
+    let words = words(text);
+    let mut written = BTreeSet::new();
+    for (i, word) in words.iter().enumerate() {
+        let target = match *word {
+            "INTO" | "UPDATE" => words.get(i + 1),
+            "DELETE" if words.get(i + 1) == Some(&"FROM") => words.get(i + 2),
+            _ => None,
+        };
+        if let Some(table) = target.filter(|t| tables.contains(**t)) {
+            written.insert(table.to_string());
+        }
+    }
+    written
+}
+
+/// One owner per table: the rows of a table are changed by one store, whose functions every
+/// other feature calls. (Reads may join another feature's table where its store says why.)
+#[test]
+fn every_table_is_written_by_one_store() {
+    let tables = tables();
+    let mut writers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for source in sources() {
+        for table in written_tables(&without_comments(&source.text), &tables) {
+            writers.entry(table).or_default().insert(format!("src/{}", source.path));
+        }
+    }
+    let shared: Vec<String> = writers
+        .iter()
+        .filter(|(_, files)| files.len() > 1)
+        .map(|(table, files)| format!("{table}: {}", files.iter().cloned().collect::<Vec<_>>().join(", ")))
+        .collect();
+    assert!(shared.is_empty(), "tables changed from more than one file:\n{}", shared.join("\n"));
+    assert_eq!(
+        writers.get("users").map(|files| files.iter().cloned().collect::<Vec<_>>()),
+        Some(vec!["src/accounts/store.rs".to_string()]),
+        "accounts owns users"
+    );
+}
+
 #[test]
 fn the_checks_see_what_they_check() {
     // The parsers must find what they are meant to find, or the checks above would pass on nothing.
     assert_eq!(top_level_names("a, b::c, d::{e, f}, g"), ["a", "b", "d", "g"]);
     assert_eq!(sql_statements("let x = 1;\nconn.execute(\"DELETE FROM t\", [])"), [2]);
+    let known: BTreeSet<String> = ["t", "u", "v", "w"].map(String::from).into();
+    assert_eq!(
+        written_tables("INSERT OR IGNORE INTO\n t (a) ... UPDATE u SET ... DELETE FROM v ... FROM w ... DO UPDATE SET", &known),
+        ["t", "u", "v"].map(String::from).into()
+    );
+    let tables = tables();
+    assert!(tables.contains("users") && tables.contains("players") && tables.len() > 20, "{tables:?}");
     let sources = sources();
     let modules = all_modules(&sources);
     assert!(modules.contains("accounts") && modules.contains("http") && modules.contains("app"));
