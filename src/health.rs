@@ -84,7 +84,6 @@ impl HealthCheck {
     }
 }
 
-
 pub fn router<S: Clone + Send + Sync + 'static>(health_json: Arc<CachedJson>) -> Router<S> {
     Router::new().route("/api/health", get(get_health)).with_state(health_json)
 }

@@ -26,7 +26,6 @@ const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
 #[error("{0}")]
 pub struct StartError(pub String);
 
-
 /// Loads content, opens the database and prepares everything the handlers read.
 pub fn build_state(
     options: Options,
@@ -44,9 +43,15 @@ pub fn build_state(
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
     let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
     let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
-    let db = Db::open(&crate::db::database_path(&data_dir)).map_err(|e| StartError(format!("{}: {e}", data_dir.display())))?;
+    let db = Db::open(&crate::db::database_path(&data_dir))
+        .map_err(|e| StartError(format!("{}: {e}", data_dir.display())))?;
     let (scores, banner_now) = db
-        .read_blocking(|conn| Ok((commands::load_scores(conn)?, banner::current(conn, &site.default_banner, crate::ads::store::running_sponsor)?)))
+        .read_blocking(|conn| {
+            Ok((
+                commands::load_scores(conn)?,
+                banner::current(conn, &site.default_banner, crate::ads::store::running_sponsor)?,
+            ))
+        })
         .map_err(|e| StartError(format!("cannot read the database: {e}")))?;
     let visits = db
         .write_blocking(|tx| {
@@ -68,10 +73,10 @@ pub fn build_state(
         crate::roblox::RobloxConfig {
             api_template: options.roblox_api.clone(),
             cookie: secrets.roblox_cookie.clone(),
-            open_cloud: secrets.roblox_open_cloud_key.clone().map(|key| crate::roblox::OpenCloudAccess {
-                base: options.roblox_open_cloud_api.clone(),
-                key,
-            }),
+            open_cloud: secrets
+                .roblox_open_cloud_key
+                .clone()
+                .map(|key| crate::roblox::OpenCloudAccess { base: options.roblox_open_cloud_api.clone(), key }),
             timeout: Duration::from_millis(options.roblox_timeout_ms.max(100)),
             badges: site.badges.clone(),
             classification: site.classification.clone(),
@@ -230,7 +235,10 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
             tick.tick().await;
             let pruned = maintenance_state
                 .db
-                .write(|tx| Ok(crate::accounts::admin_keys::store::prune_expired(tx)? + crate::accounts::store::prune_login_logs(tx)?))
+                .write(|tx| {
+                    Ok(crate::accounts::admin_keys::store::prune_expired(tx)?
+                        + crate::accounts::store::prune_login_logs(tx)?)
+                })
                 .await;
             match maintenance_job.report(pruned) {
                 Ok(0) => {}

@@ -361,5 +361,7 @@ async fn the_documented_form_states_the_constraints_the_server_enforces() {
     let res = submit(&server, form).await;
     assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
     let stored = applications(&server, &key).await;
-    assert!(stored.iter().any(|a| a["websiteUrl"] == "https://nolinks.example/" && a["links"] == serde_json::json!([])));
+    assert!(
+        stored.iter().any(|a| a["websiteUrl"] == "https://nolinks.example/" && a["links"] == serde_json::json!([]))
+    );
 }

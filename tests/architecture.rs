@@ -324,7 +324,8 @@ fn tables() -> BTreeSet<String> {
         let words = words(&sql);
         for (i, pair) in words.windows(2).enumerate() {
             if pair == ["CREATE", "TABLE"] {
-                let name = if words[i + 2..].starts_with(&["IF", "NOT", "EXISTS"]) { words[i + 5] } else { words[i + 2] };
+                let name =
+                    if words[i + 2..].starts_with(&["IF", "NOT", "EXISTS"]) { words[i + 5] } else { words[i + 2] };
                 tables.insert(name.to_string());
             }
         }
@@ -380,7 +381,10 @@ fn the_checks_see_what_they_check() {
     assert_eq!(sql_statements("let x = 1;\nconn.execute(\"DELETE FROM t\", [])"), [2]);
     let known: BTreeSet<String> = ["t", "u", "v", "w"].map(String::from).into();
     assert_eq!(
-        written_tables("INSERT OR IGNORE INTO\n t (a) ... UPDATE u SET ... DELETE FROM v ... FROM w ... DO UPDATE SET", &known),
+        written_tables(
+            "INSERT OR IGNORE INTO\n t (a) ... UPDATE u SET ... DELETE FROM v ... FROM w ... DO UPDATE SET",
+            &known
+        ),
         ["t", "u", "v"].map(String::from).into()
     );
     let tables = tables();

@@ -123,7 +123,12 @@ async fn backup_now_writes_an_archive_and_cookie_requests_must_be_same_origin() 
 }
 
 fn png() -> Vec<u8> {
-    let img = image::RgbImage::from_fn(64, 32, |x, _| if x < 32 { image::Rgb([30, 90, 200]) } else { image::Rgb([240, 200, 40]) });
+    let img =
+        image::RgbImage::from_fn(
+            64,
+            32,
+            |x, _| if x < 32 { image::Rgb([30, 90, 200]) } else { image::Rgb([240, 200, 40]) },
+        );
     let mut out = Cursor::new(Vec::new());
     image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
     out.into_inner()
@@ -138,8 +143,7 @@ fn dump(db: &Path) -> Vec<String> {
         let n = stmt.column_count();
         let mut rows: Vec<String> = stmt
             .query_map([], |r| {
-                let cols: Vec<String> =
-                    (0..n).map(|i| format!("{:?}", r.get_ref(i).unwrap())).collect();
+                let cols: Vec<String> = (0..n).map(|i| format!("{:?}", r.get_ref(i).unwrap())).collect();
                 Ok(format!("{table}: {}", cols.join(" | ")))
             })
             .unwrap()
@@ -157,7 +161,11 @@ fn files_under(dir: &Path) -> Vec<(String, Vec<u8>)> {
     for e in std::fs::read_dir(dir).unwrap() {
         let e = e.unwrap();
         if e.file_type().unwrap().is_dir() {
-            out.extend(files_under(&e.path()).into_iter().map(|(n, b)| (format!("{}/{n}", e.file_name().to_string_lossy()), b)));
+            out.extend(
+                files_under(&e.path())
+                    .into_iter()
+                    .map(|(n, b)| (format!("{}/{n}", e.file_name().to_string_lossy()), b)),
+            );
         } else {
             out.push((e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()));
         }
@@ -171,14 +179,29 @@ async fn backup_then_restore_brings_back_the_same_users_keys_ads_ratings_and_upl
     let mut s = Server::start();
     admin_key(&s);
     let b = browser(&s);
-    let res = b.post(s.url("/api/auth/register")).json(&json!({"username": "fan_round", "password": "123456"})).send().await.unwrap();
+    let res = b
+        .post(s.url("/api/auth/register"))
+        .json(&json!({"username": "fan_round", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let uid = json(res).await["user"]["id"].as_i64().unwrap();
-    let res = b.post(s.url("/api/auth/login")).json(&json!({"username": "fan_round", "password": "123456"})).send().await.unwrap();
+    let res = b
+        .post(s.url("/api/auth/login"))
+        .json(&json!({"username": "fan_round", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     let commands = json(b.get(s.url("/api/commands")).send().await.unwrap()).await;
     let cid = commands[0]["id"].as_i64().unwrap();
-    let res = b.post(s.url(&format!("/api/commands/{cid}/rating"))).json(&json!({"userId": uid, "rating": 4})).send().await.unwrap();
+    let res = b
+        .post(s.url(&format!("/api/commands/{cid}/rating")))
+        .json(&json!({"userId": uid, "rating": 4}))
+        .send()
+        .await
+        .unwrap();
     assert!(res.status().is_success(), "{}", res.text().await.unwrap());
     let res = b.post(s.url("/api/generate-key")).json(&json!({"name": "round trip"})).send().await.unwrap();
     assert!(res.status().is_success(), "{}", res.text().await.unwrap());
@@ -229,7 +252,12 @@ async fn backup_then_restore_brings_back_the_same_users_keys_ads_ratings_and_upl
     // And the restored dir serves: the user signs in with the same password.
     let s2 = launch(&[], Some(target.clone()));
     let b2 = browser(&s2);
-    let res = b2.post(s2.url("/api/auth/login")).json(&json!({"username": "fan_round", "password": "123456"})).send().await.unwrap();
+    let res = b2
+        .post(s2.url("/api/auth/login"))
+        .json(&json!({"username": "fan_round", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
 }
 

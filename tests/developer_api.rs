@@ -432,7 +432,10 @@ async fn v1_site_endpoints_report_what_the_server_measured() {
     assert_eq!(updates["configured"], false, "no Discord token: {updates}");
     let game = &updates["products"][0];
     assert_eq!(game["product"], "game", "the bundled site file's product");
-    assert!(game["gameUpdates"].as_array().unwrap().is_empty() && game["communityHighlights"].as_array().unwrap().is_empty());
+    assert!(
+        game["gameUpdates"].as_array().unwrap().is_empty()
+            && game["communityHighlights"].as_array().unwrap().is_empty()
+    );
 }
 
 /// The database check tells a key holder that the database answers, not how many admin keys,

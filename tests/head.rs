@@ -364,17 +364,29 @@ async fn the_home_shell_inlines_the_stylesheet_that_the_csp_pins_by_hash() {
     assert!(csp.contains(&format!("style-src 'self' 'sha256-{hash}';")), "{csp}");
     // The app starts after the first screen is painted: no script or preload shares the link
     // with the page; an inline loader, which the CSP allows by its hash, starts the entry.
-    assert!(!home.contains("<script type=\"module\"") && !home.contains("<link rel=\"modulepreload\""), "nothing before the paint");
+    assert!(
+        !home.contains("<script type=\"module\"") && !home.contains("<link rel=\"modulepreload\""),
+        "nothing before the paint"
+    );
     assert!(!home.contains("<link rel=\"preload\""), "no preload hint either");
     let loader = between(&home, "<script>", "</script>").expect("the inline loader");
     assert!(loader.contains("first-contentful-paint"));
     let entry = between(loader, "s.src=\"", "\"").unwrap();
     assert!(entry.starts_with("/assets/index-"), "{loader}");
     let loader_hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(loader.as_bytes()));
-    assert!(csp.contains(&format!("script-src 'self' 'sha256-{loader_hash}';")) && !csp.contains("unsafe-inline"), "{csp}");
+    assert!(
+        csp.contains(&format!("script-src 'self' 'sha256-{loader_hash}';")) && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
     let commands = client().get(server.url("/commands")).send().await.unwrap().text().await.unwrap();
-    assert!(commands.contains(&format!("<script type=\"module\" crossorigin src=\"{entry}\"></script>")), "without a first screen, as built");
-    assert!(commands.contains("<link rel=\"modulepreload\"") && commands.contains("<link rel=\"preload\" as=\"fetch\""), "with its preload hints");
+    assert!(
+        commands.contains(&format!("<script type=\"module\" crossorigin src=\"{entry}\"></script>")),
+        "without a first screen, as built"
+    );
+    assert!(
+        commands.contains("<link rel=\"modulepreload\"") && commands.contains("<link rel=\"preload\" as=\"fetch\""),
+        "with its preload hints"
+    );
     let api = client().get(server.url("/api/health")).send().await.unwrap();
     assert_eq!(api.headers()["content-security-policy"].to_str().unwrap(), csp, "one policy for every answer");
 }

@@ -26,8 +26,10 @@ async fn no_hostile_request_gets_a_500() {
     // a 502 for an internet this test does not have.
     let roblox = common::fake_roblox::FakeRoblox::start();
     let template = roblox.template();
-    let server =
-        Server::with_env(&[("FANHUB_ADMIN_PHRASE", "a phrase nobody guesses"), ("FANHUB_ROBLOX_API", template.as_str())]);
+    let server = Server::with_env(&[
+        ("FANHUB_ADMIN_PHRASE", "a phrase nobody guesses"),
+        ("FANHUB_ROBLOX_API", template.as_str()),
+    ]);
     let key = admin_key(&server);
     let c = client();
     let doc = json(c.get(server.url("/api/openapi.json")).send().await.unwrap()).await;

@@ -49,7 +49,11 @@ async fn litestream_keeps_every_write_acknowledged_a_sync_interval_before_a_kill
         ),
     )
     .unwrap();
-    let mut server = Server::launch(Launch { args: vec!["--litestream".into()], data_dir: Some(data.clone()), ..Default::default() });
+    let mut server = Server::launch(Launch {
+        args: vec!["--litestream".into()],
+        data_dir: Some(data.clone()),
+        ..Default::default()
+    });
     let mut stream = Command::new(&bin)
         .args(["replicate", "-config"])
         .arg(&config)
@@ -60,10 +64,20 @@ async fn litestream_keeps_every_write_acknowledged_a_sync_interval_before_a_kill
 
     // Writes: one favourite per command, each acknowledged with a 201 at a known instant.
     let c = browser(&server);
-    let res = c.post(server.url("/api/auth/register")).json(&json!({"username": "streamer", "password": "123456"})).send().await.unwrap();
+    let res = c
+        .post(server.url("/api/auth/register"))
+        .json(&json!({"username": "streamer", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let uid = json(res).await["user"]["id"].as_i64().unwrap();
-    let res = c.post(server.url("/api/auth/login")).json(&json!({"username": "streamer", "password": "123456"})).send().await.unwrap();
+    let res = c
+        .post(server.url("/api/auth/login"))
+        .json(&json!({"username": "streamer", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     let commands = json(c.get(server.url("/api/commands")).send().await.unwrap()).await;
     let ids: Vec<i64> = commands.as_array().unwrap().iter().map(|c| c["id"].as_i64().unwrap()).collect();
@@ -71,7 +85,12 @@ async fn litestream_keeps_every_write_acknowledged_a_sync_interval_before_a_kill
     let started = Instant::now();
     let mut acknowledged = Vec::new();
     for id in &ids {
-        let res = c.post(server.url("/api/favorites")).json(&json!({"userId": uid, "itemType": "command", "itemId": id})).send().await.unwrap();
+        let res = c
+            .post(server.url("/api/favorites"))
+            .json(&json!({"userId": uid, "itemType": "command", "itemId": id}))
+            .send()
+            .await
+            .unwrap();
         assert!(res.status().is_success(), "{}", res.status());
         acknowledged.push((*id, Instant::now()));
         tokio::time::sleep(Duration::from_millis(60)).await;
@@ -100,7 +119,12 @@ async fn litestream_keeps_every_write_acknowledged_a_sync_interval_before_a_kill
     // The restored copy is a data dir fanhub serves, holding every early-enough write.
     let s2 = Server::launch(Launch { data_dir: Some(restored.clone()), ..Default::default() });
     let c2 = browser(&s2);
-    let res = c2.post(s2.url("/api/auth/login")).json(&json!({"username": "streamer", "password": "123456"})).send().await.unwrap();
+    let res = c2
+        .post(s2.url("/api/auth/login"))
+        .json(&json!({"username": "streamer", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     let favs = json(c2.get(s2.url("/api/favorites")).send().await.unwrap()).await;
     let text = favs.to_string();
@@ -116,7 +140,12 @@ async fn litestream_keeps_every_write_acknowledged_a_sync_interval_before_a_kill
         acknowledged.iter().filter(|(_, at)| kill_at.duration_since(*at) > SYNC_INTERVAL).map(|(id, _)| *id).collect();
     assert!(must_have.len() >= 20, "too few writes before the window to prove anything: {}", must_have.len());
     let lost: Vec<_> = must_have.iter().filter(|id| !kept.contains(id)).collect();
-    assert!(lost.is_empty(), "acknowledged writes lost: {lost:?} (kept {} of {}; API says {text})", kept.len(), acknowledged.len());
+    assert!(
+        lost.is_empty(),
+        "acknowledged writes lost: {lost:?} (kept {} of {}; API says {text})",
+        kept.len(),
+        acknowledged.len()
+    );
     eprintln!(
         "litestream: {} writes acknowledged, {} older than the {:?} sync interval at the kill, {} restored",
         acknowledged.len(),

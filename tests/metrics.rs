@@ -71,12 +71,19 @@ async fn requests_are_counted_by_route_template_method_and_status() {
     let count = |labels: &str| sample(&text, &format!("fanhub_http_requests_total{{{labels}}} "));
     assert_eq!(count(r#"route="/api/stats",method="GET",status="200""#), Some(5.0), "{text}");
     assert_eq!(count(r#"route="/api/stats",method="GET",status="304""#), Some(3.0));
-    assert_eq!(count(r#"route="/api/admin/users/{id}",method="DELETE",status="401""#), Some(2.0), "ids never become labels");
+    assert_eq!(
+        count(r#"route="/api/admin/users/{id}",method="DELETE",status="401""#),
+        Some(2.0),
+        "ids never become labels"
+    );
     assert_eq!(count(r#"route="/commands",method="GET",status="200""#), Some(2.0), "app pages by their route");
     assert_eq!(count(r#"route="(unmatched)",method="GET",status="200""#), None, "{text}");
     assert_eq!(count(r#"route="(unmatched)",method="GET",status="404""#), Some(1.0), "unknown paths stay unmatched");
     assert_eq!(sample(&text, r#"fanhub_http_request_duration_seconds_count{route="/api/stats"} "#), Some(8.0));
-    assert_eq!(sample(&text, r#"fanhub_http_request_duration_seconds_bucket{route="/api/stats",le="+Inf"} "#), Some(8.0));
+    assert_eq!(
+        sample(&text, r#"fanhub_http_request_duration_seconds_bucket{route="/api/stats",le="+Inf"} "#),
+        Some(8.0)
+    );
     assert!(sample(&text, "fanhub_http_open_connections ").unwrap() >= 1.0);
     assert!(sample(&text, "fanhub_http_connections_total ").unwrap() >= 1.0);
     assert!(sample(&text, "fanhub_db_readers_idle ").is_some());

@@ -52,7 +52,8 @@ async fn public_key(server: &Server) -> String {
 }
 
 async fn newgen(server: &Server, key: &str, name: &str) -> (u16, reqwest::header::HeaderMap, Value) {
-    let res = client().get(server.url(&format!("/api/newgen-check/{name}"))).header("x-api-key", key).send().await.unwrap();
+    let res =
+        client().get(server.url(&format!("/api/newgen-check/{name}"))).header("x-api-key", key).send().await.unwrap();
     let status = res.status().as_u16();
     let headers = res.headers().clone();
     (status, headers, json(res).await)
@@ -107,7 +108,10 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
     assert!(headers.contains_key("x-ratelimit-remaining"), "counted against the key");
 
     let (_, _, new) = newgen(&server, &key, "NewKid").await;
-    assert_eq!((new["generation"].as_str(), new["isNewgen"].as_bool(), new["confidence"].as_u64()), (Some("NEWGEN"), Some(true), Some(80)));
+    assert_eq!(
+        (new["generation"].as_str(), new["isNewgen"].as_bool(), new["confidence"].as_u64()),
+        (Some("NEWGEN"), Some(true), Some(80))
+    );
     assert_eq!(new["generationLabel"], "Newgen");
     assert_eq!(new["elcBadges"]["count"], 0);
 
@@ -138,7 +142,10 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
     assert!(a["badges"]["elcBadges"][0]["description"].is_string());
     let (status, _, q) = get(&server, "/api/discord-bot/check/VetAlpha").await;
     assert_eq!(status, 200);
-    assert_eq!((q["status"].as_str(), q["elcBadgeCount"].as_u64(), q["totalBadgeCount"].as_u64()), (Some("ELC Veteran"), Some(3), Some(3)));
+    assert_eq!(
+        (q["status"].as_str(), q["elcBadgeCount"].as_u64(), q["totalBadgeCount"].as_u64()),
+        (Some("ELC Veteran"), Some(3), Some(3))
+    );
     assert_eq!(q["earliestBadge"]["name"], "Badge 2124001");
     assert_eq!((q["generation"].as_str(), q["generationLabel"].as_str()), (Some("VETERAN"), Some("OG")));
     let (status, _, t) = get(&server, "/api/discord-bot/test").await;
@@ -148,9 +155,11 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
 
     // Players are stored; the dashboard sums their ELC badges; the health line is real.
     let admin = common::admin_key(&server);
-    let stats = json(client().get(server.url("/api/admin/stats")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    let stats =
+        json(client().get(server.url("/api/admin/stats")).header("x-admin-key", &admin).send().await.unwrap()).await;
     assert_eq!(stats["elcBadgesFound"], 3, "{stats}");
-    let health = json(client().get(server.url("/api/admin/health")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    let health =
+        json(client().get(server.url("/api/admin/health")).header("x-admin-key", &admin).send().await.unwrap()).await;
     let line = health["checks"].as_array().unwrap().iter().find(|c| c["name"] == "Roblox API").unwrap().clone();
     assert_eq!(line["status"], "ok", "{line}");
     assert!(line["detail"].as_str().unwrap().contains("reachable"), "{line}");
@@ -198,7 +207,8 @@ async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     assert_eq!((r["elcBadges"]["available"].as_bool(), r["elcBadges"]["count"].as_u64()), (Some(true), Some(3)), "{r}");
     assert!(fake.cookie_calls(fake_roblox::AWARDED_DATES) >= 1);
     let admin = common::admin_key(&server);
-    let health = json(client().get(server.url("/api/admin/health")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    let health =
+        json(client().get(server.url("/api/admin/health")).header("x-admin-key", &admin).send().await.unwrap()).await;
     assert!(health.to_string().contains("cookie accepted"), "{health}");
     assert!(!server.stderr().contains("good-secret-cookie"));
     drop(server);
@@ -211,7 +221,8 @@ async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     assert_eq!(status, 200);
     assert_eq!(r["elcBadges"]["unavailableCode"], "cookieRejected");
     let admin = common::admin_key(&server);
-    let health = json(client().get(server.url("/api/admin/health")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    let health =
+        json(client().get(server.url("/api/admin/health")).header("x-admin-key", &admin).send().await.unwrap()).await;
     let line = health["checks"].as_array().unwrap().iter().find(|c| c["name"] == "Roblox API").unwrap().clone();
     assert_eq!(line["status"], "error");
     assert!(line["detail"].as_str().unwrap().contains("cookie rejected"), "{line}");
@@ -240,7 +251,10 @@ async fn identical_lookups_run_once_and_a_restart_does_not_refetch() {
         assert_eq!(t.await.unwrap(), 200);
     }
     let name_calls = fake.calls(fake_roblox::USERNAMES);
-    assert!((1..=5).contains(&name_calls), "{name_calls}: at most one username call per player (names asked together share one)");
+    assert!(
+        (1..=5).contains(&name_calls),
+        "{name_calls}: at most one username call per player (names asked together share one)"
+    );
     assert_eq!(fake.calls(fake_roblox::USER), 5, "one profile call per player");
     assert_eq!(fake.calls(fake_roblox::AWARDED_DATES), 5, "one award-dates call per player");
     assert_eq!(fake.calls(fake_roblox::HEADSHOTS), 5);
@@ -254,10 +268,11 @@ async fn identical_lookups_run_once_and_a_restart_does_not_refetch() {
     }
     let (_, _, elc) = newgen(&server, &key, "ElcFour").await;
     assert_eq!(elc["elcBadges"]["count"], 1, "award dates come back from SQLite");
-    let refetched: u64 = [fake_roblox::USERNAMES, fake_roblox::USER, fake_roblox::AWARDED_DATES, fake_roblox::HEADSHOTS]
-        .iter()
-        .map(|e| fake.calls(e))
-        .sum();
+    let refetched: u64 =
+        [fake_roblox::USERNAMES, fake_roblox::USER, fake_roblox::AWARDED_DATES, fake_roblox::HEADSHOTS]
+            .iter()
+            .map(|e| fake.calls(e))
+            .sum();
     assert_eq!(refetched, 0, "the persisted cache answers after a restart");
 }
 
@@ -307,7 +322,10 @@ async fn a_temporary_failure_of_the_award_dates_is_asked_again_at_the_next_looku
     let key = public_key(&server).await;
     let (status, _, r) = newgen(&server, &key, "VetBravo").await;
     assert_eq!(status, 200, "{r}");
-    assert_eq!((r["elcBadges"]["available"].as_bool(), r["elcBadges"]["unavailableCode"].as_str()), (Some(false), Some("temporary")));
+    assert_eq!(
+        (r["elcBadges"]["available"].as_bool(), r["elcBadges"]["unavailableCode"].as_str()),
+        (Some(false), Some("temporary"))
+    );
 
     fake.set(|m| m.malformed.clear());
     let (_, _, r) = newgen(&server, &key, "VetBravo").await;
@@ -331,7 +349,12 @@ async fn storms_hangs_and_broken_answers_are_clear_errors_never_500() {
 
     // A short storm with Retry-After: waited out within the visitor's request.
     fake.set(|m| {
-        m.storm = fake_roblox::Storm { remaining: 1, endpoint: Some(fake_roblox::USER.into()), retry_after: Some(1), reset: None }
+        m.storm = fake_roblox::Storm {
+            remaining: 1,
+            endpoint: Some(fake_roblox::USER.into()),
+            retry_after: Some(1),
+            reset: None,
+        }
     });
     let t = Instant::now();
     let (status, _, body) = newgen(&server, &key, "StormyOne").await;
@@ -341,7 +364,12 @@ async fn storms_hangs_and_broken_answers_are_clear_errors_never_500() {
 
     // A long Retry-After: no waiting, 503 with Retry-After, and Roblox is not asked again meanwhile.
     fake.set(|m| {
-        m.storm = fake_roblox::Storm { remaining: 50, endpoint: Some(fake_roblox::USER.into()), retry_after: Some(30), reset: None }
+        m.storm = fake_roblox::Storm {
+            remaining: 50,
+            endpoint: Some(fake_roblox::USER.into()),
+            retry_after: Some(30),
+            reset: None,
+        }
     });
     let res = client().get(server.url("/api/newgen-check/StormyTwo")).header("x-api-key", &key).send().await.unwrap();
     assert_eq!(res.status(), 503);
@@ -356,7 +384,12 @@ async fn storms_hangs_and_broken_answers_are_clear_errors_never_500() {
     // A storm without Retry-After (own backoff 1 s, 2 s) that outlasts the retries: 503.
     let fake2 = FakeRoblox::start();
     fake2.set(|m| {
-        m.storm = fake_roblox::Storm { remaining: 50, endpoint: Some(fake_roblox::USER.into()), retry_after: None, reset: None }
+        m.storm = fake_roblox::Storm {
+            remaining: 50,
+            endpoint: Some(fake_roblox::USER.into()),
+            retry_after: None,
+            reset: None,
+        }
     });
     let setup2 = Setup::new(&fake2, &[], &[]);
     let server2 = setup2.start();
@@ -462,7 +495,9 @@ async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() 
         &[],
     );
     let mut server = setup.start();
-    let body = poll_until(&server, "150 badges over two pages", |b| b["badges"].as_array().is_some_and(|a| a.len() == 150)).await;
+    let body =
+        poll_until(&server, "150 badges over two pages", |b| b["badges"].as_array().is_some_and(|a| a.len() == 150))
+            .await;
     assert!(fake.calls(fake_roblox::UNIVERSE_BADGES) >= 2, "100 per page");
     assert_eq!(body["totalTracked"], 150);
     assert_eq!(body["stale"], false);
@@ -493,12 +528,15 @@ async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() 
         ]),
         "{first}"
     );
-    assert!(body["badges"].as_array().unwrap().iter().all(|b| b["imageFallbacks"].as_array().is_some_and(|f| f.len() == 2)));
+    assert!(
+        body["badges"].as_array().unwrap().iter().all(|b| b["imageFallbacks"].as_array().is_some_and(|f| f.len() == 2))
+    );
     // Asked once per badge (2 sizes x 2 chunks of 100), not at every poll.
     let asked = fake.calls(fake_roblox::ASSET_THUMBNAILS);
     assert_eq!(asked, 4, "two sizes for each chunk of 100 badges");
     let polled = body["lastUpdated"].clone();
-    let later = poll_until(&server, "another poll", |b| b["lastUpdated"] != polled && b["lastUpdated"].is_string()).await;
+    let later =
+        poll_until(&server, "another poll", |b| b["lastUpdated"] != polled && b["lastUpdated"].is_string()).await;
     assert_eq!(fake.calls(fake_roblox::ASSET_THUMBNAILS), asked, "fallbacks are carried over, not asked again");
     assert_eq!(later["badges"][0]["imageFallbacks"], first["imageFallbacks"]);
     assert!(first["dailyStats"]["today"].is_i64() && first["dailyStats"]["weekAverage"].is_i64(), "{first}");
@@ -598,7 +636,10 @@ async fn group_pages_and_background_share_through_the_library() {
     assert!(waited.is_err(), "background waits once its share is used");
     roblox.group_info(5150, Priority::Interactive).await.unwrap();
     let calls = jobs.upstream_snapshot();
-    assert!(calls.iter().any(|(s, e, c)| s == "roblox" && e == "groups/v1/groups/{id}/users" && c.calls == 3), "{calls:?}");
+    assert!(
+        calls.iter().any(|(s, e, c)| s == "roblox" && e == "groups/v1/groups/{id}/users" && c.calls == 3),
+        "{calls:?}"
+    );
 }
 
 #[tokio::test]
@@ -615,7 +656,11 @@ async fn the_bot_api_limits_lookups_that_ask_roblox_per_address_never_cached_one
         assert_eq!(status, 400);
     }
     for i in 2..=20 {
-        let path = if i % 2 == 0 { format!("/api/discord-bot/check/NewLimit{i}") } else { format!("/api/discord-bot/analyze/VetLimit{i}") };
+        let path = if i % 2 == 0 {
+            format!("/api/discord-bot/check/NewLimit{i}")
+        } else {
+            format!("/api/discord-bot/analyze/VetLimit{i}")
+        };
         let (status, _, body) = get(&server, &path).await;
         assert_eq!(status, 200, "{path}: {body}");
     }

@@ -426,7 +426,11 @@ async fn usernames_asked_for_meanwhile_share_one_lookup_call() {
     while let Some(done) = checks.join_next().await {
         let (i, status, body) = done.unwrap();
         assert_eq!(status, 200, "VetBatch{i}: {body}");
-        assert_eq!(body["username"].as_str().unwrap().to_ascii_lowercase(), format!("vetbatch{i}"), "each gets its own player");
+        assert_eq!(
+            body["username"].as_str().unwrap().to_ascii_lowercase(),
+            format!("vetbatch{i}"),
+            "each gets its own player"
+        );
     }
     let calls = fake.calls(fake_roblox::USERNAMES);
     assert!(calls <= 4, "30 names at once: {calls} username calls (a lone call, then the rest together)");

@@ -122,7 +122,10 @@ async fn a_scan_walks_every_page_classifies_each_member_once_and_feeds_the_leade
 
     let scan = wait_done(&server, &key, id, Duration::from_secs(30)).await;
     assert_eq!(scan["state"], "completed", "{scan}");
-    assert_eq!((scan["processed"].as_u64(), scan["total"].as_u64(), scan["failed"].as_u64()), (Some(25), Some(25), Some(0)));
+    assert_eq!(
+        (scan["processed"].as_u64(), scan["total"].as_u64(), scan["failed"].as_u64()),
+        (Some(25), Some(25), Some(0))
+    );
     assert_eq!(scan["pages"], 3);
     assert_eq!(scan["percent"], 100.0);
     let (vets, newgens) = (scan["veterans"].as_u64().unwrap(), scan["newgens"].as_u64().unwrap());
@@ -182,7 +185,9 @@ async fn a_scan_walks_every_page_classifies_each_member_once_and_feeds_the_leade
     );
     let (_, search) = get(&server, &key, "/api/v1/search?q=vet7001&type=players").await;
     assert!(!search["players"].as_array().unwrap().is_empty(), "{search}");
-    assert!(search["players"].as_array().unwrap().iter().all(|p| p["username"].as_str().unwrap().starts_with("Vet7001")));
+    assert!(
+        search["players"].as_array().unwrap().iter().all(|p| p["username"].as_str().unwrap().starts_with("Vet7001"))
+    );
     let (_, search) = get(&server, &key, "/api/v1/search?q=Fake%20Group&type=groups").await;
     assert_eq!(search["groups"][0]["groupId"], 7001, "{search}");
     let (_, scans) = get(&server, &key, "/api/v1/all-scans").await;
@@ -194,7 +199,8 @@ async fn a_scan_walks_every_page_classifies_each_member_once_and_feeds_the_leade
 
     // The admin dashboard reads the same rows.
     let admin = common::admin_key(&server);
-    let stats = json(client().get(server.url("/api/admin/stats")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    let stats =
+        json(client().get(server.url("/api/admin/stats")).header("x-admin-key", &admin).send().await.unwrap()).await;
     assert_eq!(stats["scans"]["total"], 2, "{stats}");
     assert_eq!(stats["scans"]["running"], 0);
 }
@@ -222,7 +228,8 @@ async fn leaderboard_pages_kept_in_memory_follow_every_change_and_answer_304() {
     // Unchanged: the same bytes, and 304 to a client that has them.
     let res = client().get(server.url(page)).header("x-api-key", &key).send().await.unwrap();
     let etag = res.headers()["etag"].to_str().unwrap().to_string();
-    let res = client().get(server.url(page)).header("x-api-key", &key).header("if-none-match", &etag).send().await.unwrap();
+    let res =
+        client().get(server.url(page)).header("x-api-key", &key).header("if-none-match", &etag).send().await.unwrap();
     assert_eq!(res.status(), 304);
 
     // A scan adds members and a group: both boards follow it.
@@ -234,7 +241,8 @@ async fn leaderboard_pages_kept_in_memory_follow_every_change_and_answer_304() {
     assert_eq!(all["total"], 7, "{all}");
     let (status, group) = get(&server, &key, "/api/v1/group-leaderboard/7010").await;
     assert_eq!((status, group["total"].as_u64()), (200, Some(6)), "{group}");
-    let res = client().get(server.url(page)).header("x-api-key", &key).header("if-none-match", &etag).send().await.unwrap();
+    let res =
+        client().get(server.url(page)).header("x-api-key", &key).header("if-none-match", &etag).send().await.unwrap();
     assert_eq!(res.status(), 200, "the old ETag no longer matches");
 
     // Deep pages (from the 1,000th player on) are slices of the whole ranking: they continue the
@@ -281,7 +289,8 @@ async fn scan_status_answers_304_while_nothing_changes() {
     let key = public_key(&server).await;
     let id = start_scan(&server, &key, 7002).await;
     wait_done(&server, &key, id, Duration::from_secs(30)).await;
-    let res = client().get(server.url(&format!("/api/v1/scan-status/{id}"))).header("x-api-key", &key).send().await.unwrap();
+    let res =
+        client().get(server.url(&format!("/api/v1/scan-status/{id}"))).header("x-api-key", &key).send().await.unwrap();
     let etag = res.headers()["etag"].to_str().unwrap().to_string();
     let res = client()
         .get(server.url(&format!("/api/v1/scan-status/{id}")))
@@ -316,9 +325,21 @@ async fn bad_scan_requests_get_clear_4xx() {
         assert_error(status, &res, 400);
         assert!(res["fields"][field].is_string(), "{body} -> {res}");
     }
-    let res = client().post(server.url("/api/v1/scan-group")).header("x-api-key", &key).body("{not json").header("content-type", "application/json").send().await.unwrap();
+    let res = client()
+        .post(server.url("/api/v1/scan-group"))
+        .header("x-api-key", &key)
+        .body("{not json")
+        .header("content-type", "application/json")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 400);
-    let res = client().post(server.url("/api/v1/scan-group")).json(&json!({"groupId": 1, "scannedBy": "x"})).send().await.unwrap();
+    let res = client()
+        .post(server.url("/api/v1/scan-group"))
+        .json(&json!({"groupId": 1, "scannedBy": "x"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 401, "the key guard is in front");
 
     // A group that does not exist; an empty group; a private group (its scan fails with the reason).
@@ -361,11 +382,7 @@ async fn bad_scan_requests_get_clear_4xx() {
     assert_eq!(status, 200);
     assert_eq!(res["players"].as_array().unwrap().len(), 0, "{res}");
 
-    for (body, want) in [
-        (json!({"scanId": "x"}), 400),
-        (json!({}), 400),
-        (json!({"scanId": 424242}), 404),
-    ] {
+    for (body, want) in [(json!({"scanId": "x"}), 400), (json!({}), 400), (json!({"scanId": 424242}), 404)] {
         let (status, res) = post(&server, &key, "/api/v1/resume-scan", body).await;
         assert_error(status, &res, want);
     }
@@ -391,7 +408,14 @@ async fn without_a_cookie_the_scan_says_so_once_and_classifies_by_join_date() {
     assert!((1..=8).contains(&asked), "{asked} award-date calls for 20 members");
     assert_eq!(scan["maxRatePerMinute"], 30.0, "{scan}");
     let (_, board) = get(&server, &key, "/api/v1/group-leaderboard/7004").await;
-    assert!(board["players"].as_array().unwrap().iter().all(|p| p["elcCount"].is_null() && p["confidence"].as_u64() < Some(80)), "{board}");
+    assert!(
+        board["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["elcCount"].is_null() && p["confidence"].as_u64() < Some(80)),
+        "{board}"
+    );
 }
 
 #[tokio::test]
@@ -446,7 +470,10 @@ async fn a_hang_or_a_malformed_page_fails_the_scan_with_the_reason_and_resume_fi
     let (status, _) = post(&server, &key, "/api/v1/resume-scan", json!({"scanId": id})).await;
     assert_eq!(status, 202);
     let scan = wait_done(&server, &key, id, Duration::from_secs(60)).await;
-    assert_eq!((scan["state"].as_str(), scan["processed"].as_u64(), scan["failed"].as_u64()), (Some("completed"), Some(20), Some(0)));
+    assert_eq!(
+        (scan["state"].as_str(), scan["processed"].as_u64(), scan["failed"].as_u64()),
+        (Some("completed"), Some(20), Some(0))
+    );
     let (status, res) = post(&server, &key, "/api/v1/resume-scan", json!({"scanId": id})).await;
     assert_error(status, &res, 409);
 }
@@ -497,7 +524,10 @@ async fn kill_9_mid_scan_resumes_on_start_redoing_at_most_one_page() {
     let server = setup.start();
     let scan = wait_done(&server, &key, id, Duration::from_secs(90)).await;
     assert_eq!(scan["state"], "completed", "{scan}");
-    assert_eq!((scan["processed"].as_u64(), scan["failed"].as_u64(), scan["total"].as_u64()), (Some(60), Some(0), Some(60)));
+    assert_eq!(
+        (scan["processed"].as_u64(), scan["failed"].as_u64(), scan["total"].as_u64()),
+        (Some(60), Some(0), Some(60))
+    );
     assert!(scan["pagesRedone"].as_u64().unwrap() <= 1, "{scan}");
     let pages = fake.calls("groups/v1/groups/{id}/users");
     assert!(pages <= 6 + 1, "6 pages, at most one fetched twice: {pages} (before the kill {pages_before})");
@@ -568,11 +598,21 @@ async fn admins_cancel_a_scan() {
     let admin = common::admin_key(&server);
     let id = start_scan(&server, &key, 7009).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let res = client().post(server.url(&format!("/api/admin/scans/{id}/cancel"))).header("x-admin-key", &admin).send().await.unwrap();
+    let res = client()
+        .post(server.url(&format!("/api/admin/scans/{id}/cancel")))
+        .header("x-admin-key", &admin)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
     let scan = wait_done(&server, &key, id, Duration::from_secs(5)).await;
     assert_eq!(scan["state"], "cancelled");
-    let res = client().post(server.url(&format!("/api/admin/scans/{id}/cancel"))).header("x-admin-key", &admin).send().await.unwrap();
+    let res = client()
+        .post(server.url(&format!("/api/admin/scans/{id}/cancel")))
+        .header("x-admin-key", &admin)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 409);
     let res = client().post(server.url(&format!("/api/admin/scans/{id}/cancel"))).send().await.unwrap();
     assert_eq!(res.status(), 401);
@@ -745,12 +785,21 @@ async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by
         let (status, _) = post(&server, &key, "/api/v1/report-abuse", good.clone()).await;
         assert_eq!(status, 201);
     }
-    let res = client().post(server.url("/api/v1/report-abuse")).header("x-api-key", &key).json(&good).send().await.unwrap();
+    let res =
+        client().post(server.url("/api/v1/report-abuse")).header("x-api-key", &key).json(&good).send().await.unwrap();
     assert_eq!(res.status(), 429, "5 an hour per IP");
     assert!(res.headers().contains_key("retry-after"));
 
     let admin = common::admin_key(&server);
-    let list = json(client().get(server.url("/api/admin/abuse-reports?state=open")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    let list = json(
+        client()
+            .get(server.url("/api/admin/abuse-reports?state=open"))
+            .header("x-admin-key", &admin)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!(list["total"], 5, "{list}");
     assert_eq!(list["open"], 5);
     assert_eq!(list["reports"][4]["description"], good["description"]);
@@ -770,12 +819,25 @@ async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by
         (first, json!({"state": "open", "note": "x".repeat(501)}), 400),
         (999_999, json!({"state": "open"}), 404),
     ] {
-        let res = client().patch(server.url(&format!("/api/admin/abuse-reports/{id}"))).header("x-admin-key", &admin).json(&body).send().await.unwrap();
+        let res = client()
+            .patch(server.url(&format!("/api/admin/abuse-reports/{id}")))
+            .header("x-admin-key", &admin)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(res.status().as_u16(), want);
     }
-    let list = json(client().get(server.url("/api/admin/abuse-reports")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    let list =
+        json(client().get(server.url("/api/admin/abuse-reports")).header("x-admin-key", &admin).send().await.unwrap())
+            .await;
     assert_eq!((list["total"].as_u64(), list["open"].as_u64()), (Some(5), Some(4)));
-    let res = client().get(server.url("/api/admin/abuse-reports?state=weird")).header("x-admin-key", &admin).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/admin/abuse-reports?state=weird"))
+        .header("x-admin-key", &admin)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 400);
     let res = client().get(server.url("/api/admin/abuse-reports")).send().await.unwrap();
     assert_eq!(res.status(), 401);

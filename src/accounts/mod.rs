@@ -16,11 +16,11 @@ use axum::{Extension, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::db::Db;
 use crate::error::ApiError;
 use crate::http::client_ip::{ClientIp, anonymize};
 use crate::http::cookies;
 use crate::http::extract::Json;
-use crate::db::Db;
 use crate::ratelimit::{AuthLimiter, Guarded, LoginThrottle};
 
 pub const SESSION_COOKIE: &str = "fanhub_session";

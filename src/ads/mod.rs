@@ -80,7 +80,11 @@ pub struct Submitted {
 #[allow(dead_code)]
 pub struct AdForm {
     /// An http(s) web address with a host, at most 2048 characters, no spaces, control characters, `<`, `>` or `"`.
-    #[schema(min_length = 8, max_length = 2048, pattern = r#"^https?://[^\s/:<>"\x00-\x1f\x7f-\x9f][^\s<>"\x00-\x1f\x7f-\x9f]*$"#)]
+    #[schema(
+        min_length = 8,
+        max_length = 2048,
+        pattern = r#"^https?://[^\s/:<>"\x00-\x1f\x7f-\x9f][^\s<>"\x00-\x1f\x7f-\x9f]*$"#
+    )]
     website_url: String,
     /// 1-1000 characters, not only spaces.
     #[schema(min_length = 1, max_length = 1000, pattern = r"\S")]
@@ -92,7 +96,10 @@ pub struct AdForm {
     #[schema(pattern = "^(1-day|1-month|10-fullscreen)$")]
     duration: String,
     /// A JSON array of up to 10 http(s) web addresses (each as `websiteUrl`), at most 4096 characters.
-    #[schema(max_length = 4096, pattern = r#"^(\[\]|\["https?://[^\s/:<>"\\\x00-\x1f\x7f-\x9f][^\s<>"\\\x00-\x1f\x7f-\x9f]{0,2039}"(,"https?://[^\s/:<>"\\\x00-\x1f\x7f-\x9f][^\s<>"\\\x00-\x1f\x7f-\x9f]{0,2039}"){0,9}\])?$"#)]
+    #[schema(
+        max_length = 4096,
+        pattern = r#"^(\[\]|\["https?://[^\s/:<>"\\\x00-\x1f\x7f-\x9f][^\s<>"\\\x00-\x1f\x7f-\x9f]{0,2039}"(,"https?://[^\s/:<>"\\\x00-\x1f\x7f-\x9f][^\s<>"\\\x00-\x1f\x7f-\x9f]{0,2039}"){0,9}\])?$"#
+    )]
     links: Option<String>,
     /// PNG, JPEG, WebP or GIF; at most 5 MB and 4096 pixels a side.
     #[schema(value_type = String, format = Binary, min_length = 1)]

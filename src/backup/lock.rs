@@ -26,9 +26,10 @@ impl DataDirLock {
         let file = open(data_dir)?;
         match file.try_lock_shared() {
             Ok(()) => Ok(Self { _file: file }),
-            Err(TryLockError::WouldBlock) => {
-                Err(format!("{} is being restored (fanhub restore holds {LOCK_FILE}); start again when it is done", data_dir.display()))
-            }
+            Err(TryLockError::WouldBlock) => Err(format!(
+                "{} is being restored (fanhub restore holds {LOCK_FILE}); start again when it is done",
+                data_dir.display()
+            )),
             Err(TryLockError::Error(e)) => Err(format!("cannot lock {}: {e}", data_dir.join(LOCK_FILE).display())),
         }
     }

@@ -53,10 +53,7 @@ fn sniff(file: &Path) -> Result<Kind, String> {
     if n == 512 && &head[257..262] == b"ustar" {
         return Ok(Kind::Archive);
     }
-    Err(format!(
-        "{} is neither an SQLite database nor a fanhub backup archive; nothing was changed",
-        file.display()
-    ))
+    Err(format!("{} is neither an SQLite database nor a fanhub backup archive; nothing was changed", file.display()))
 }
 
 /// Checks the header of a staged database: not truncated, fanhub's, a schema this binary opens.
@@ -64,7 +61,8 @@ fn check_header(db: &Path, shown: &Path) -> Result<(), String> {
     let mut f = File::open(db).map_err(|e| format!("cannot read {}: {e}", shown.display()))?;
     let len = f.metadata().map_err(|e| e.to_string())?.len();
     let mut h = [0u8; 100];
-    f.read_exact(&mut h).map_err(|_| format!("{} is truncated (only {len} bytes); nothing was changed", shown.display()))?;
+    f.read_exact(&mut h)
+        .map_err(|_| format!("{} is truncated (only {len} bytes); nothing was changed", shown.display()))?;
     let be32 = |at: usize| u32::from_be_bytes([h[at], h[at + 1], h[at + 2], h[at + 3]]);
     let page_size = match u16::from_be_bytes([h[16], h[17]]) {
         1 => 65_536,
@@ -108,8 +106,10 @@ fn check_and_migrate(db: &Path, shown: &Path) -> Result<i64, String> {
     if check != "ok" {
         return Err(refuse(format!("it is damaged (quick_check: {check})")));
     }
-    let app_id: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(|e| refuse(e.to_string()))?;
-    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(|e| refuse(e.to_string()))?;
+    let app_id: i64 =
+        conn.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(|e| refuse(e.to_string()))?;
+    let version: i64 =
+        conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(|e| refuse(e.to_string()))?;
     if app_id == 0 {
         let mut missing = Vec::new();
         for table in CORE_TABLES {
@@ -162,7 +162,10 @@ pub fn restore(file: &Path, data_dir: &Path) -> Result<Report, String> {
         Kind::Archive => {
             unpack(file, &staging.0)?;
             if !staged_db.is_file() {
-                return Err(format!("{} is a tar archive without {DB_ENTRY}, not a fanhub backup; nothing was changed", file.display()));
+                return Err(format!(
+                    "{} is a tar archive without {DB_ENTRY}, not a fanhub backup; nothing was changed",
+                    file.display()
+                ));
             }
             check_header(&staged_db, file)?;
             let uploads = staging.0.join(UPLOADS_ENTRY);
@@ -207,7 +210,10 @@ pub fn restore(file: &Path, data_dir: &Path) -> Result<Report, String> {
         rename(&uploads, &current)?;
         lines.push(format!("restored uploads/ from {}", file.display()));
     } else {
-        lines.push("uploads/ left as it was (a database file carries no uploads; restore an archive from backups/ for both)".into());
+        lines.push(
+            "uploads/ left as it was (a database file carries no uploads; restore an archive from backups/ for both)"
+                .into(),
+        );
     }
     sync_dir(data_dir);
     lines.insert(

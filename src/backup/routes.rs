@@ -98,7 +98,9 @@ pub(crate) async fn download(State(state): State<BackupState>, Path(name): Path<
     }
     let file = match tokio::fs::File::open(state.backups.dir.join(&name)).await {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ApiError::not_found("No backup by that name.")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ApiError::not_found("No backup by that name."));
+        }
         Err(e) => return Err(ApiError::internal(format!("opening backup {name}: {e}"))),
     };
     let len = file.metadata().await.map_err(ApiError::internal)?.len();

@@ -129,7 +129,6 @@ impl ServedBanner {
     }
 }
 
-
 /// Flips the served banner back to the default at the sponsored banner's expiry instant
 /// (not at the next periodic refresh). One task per process.
 pub async fn expire_on_time(banner: Arc<ServedBanner>) {

@@ -11,8 +11,8 @@ pub mod store;
 pub mod summarise;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::extract::{Path, State};

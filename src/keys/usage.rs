@@ -204,7 +204,9 @@ impl UsageLog {
     /// Commits every count so far; returns once they are in SQLite.
     pub async fn flush(&self) -> Result<(), ApiError> {
         let (done, written) = oneshot::channel();
-        self.queue.send(Message::Flush(Some(done))).map_err(|_| ApiError::unavailable("The server is shutting down."))?;
+        self.queue
+            .send(Message::Flush(Some(done)))
+            .map_err(|_| ApiError::unavailable("The server is shutting down."))?;
         match written.await {
             Ok(true) => Ok(()),
             _ => Err(ApiError::unavailable("API usage could not be written. Please try again.")),
@@ -246,7 +248,8 @@ fn replay(db: &Db, paths: &[PathBuf; 2], ip_secret: &[u8; 32]) -> Result<u64, Ap
     }
     for path in paths {
         if path.exists() {
-            std::fs::write(path, b"").map_err(|e| ApiError::internal(format!("cannot empty {}: {e}", path.display())))?;
+            std::fs::write(path, b"")
+                .map_err(|e| ApiError::internal(format!("cannot empty {}: {e}", path.display())))?;
         }
     }
     Ok(committed)
@@ -256,7 +259,10 @@ fn replay(db: &Db, paths: &[PathBuf; 2], ip_secret: &[u8; 32]) -> Result<u64, Ap
 /// zeros, and so is a line whose call was killed before it was written; a line cut short by a kill
 /// fails its check. Neither was answered, so neither counts.
 fn parse(text: &str) -> Option<(u64, Vec<Hit>)> {
-    let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n')).map(|l| l.trim_end().rsplit('\0').next().unwrap_or(""));
+    let mut lines = text
+        .split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .map(|l| l.trim_end().rsplit('\0').next().unwrap_or(""));
     let epoch = lines.next()?.strip_prefix(HEADER)?.trim().parse().ok()?;
     let hits = lines
         .filter_map(|line| {
@@ -344,7 +350,10 @@ impl Writer {
             // Into the new journal for the next try (read back from there), or kept here.
             self.pending = hits.iter().filter(|hit| !next.append(line(hit).as_bytes())).copied().collect();
             if !self.pending.is_empty() {
-                tracing::error!("{} uncommitted API key calls are kept in memory only (the journal is full)", self.pending.len());
+                tracing::error!(
+                    "{} uncommitted API key calls are kept in memory only (the journal is full)",
+                    self.pending.len()
+                );
             }
         }
         self.refusing.store(!written && hits.len() >= MAX_UNCOMMITTED, Ordering::Relaxed);
@@ -415,13 +424,21 @@ mod tests {
         let db = Db::open(&db_path).unwrap();
         let owner = super::super::Owner::Anonymous(crate::tokens::sha256("owner"));
         let (id, secret) = db
-            .write_blocking(|tx| Ok((store::create(tx, "k", &owner, "192.0.2.9".parse().unwrap())?.1.id, store::ip_secret(tx)?)))
+            .write_blocking(|tx| {
+                Ok((store::create(tx, "k", &owner, "192.0.2.9".parse().unwrap())?.1.id, store::ip_secret(tx)?))
+            })
             .unwrap();
         let requests = || db.read_blocking(|c| store::view(c, id)).unwrap().requests;
         let paths = journal_paths(&db_path);
         let lines = |n: usize| {
             (0..n)
-                .map(|i| line(&Hit { key_id: id, at_ms: 1_700_000_000_000 + i as i64, ip: format!("192.0.2.{}", i + 1).parse().unwrap() }))
+                .map(|i| {
+                    line(&Hit {
+                        key_id: id,
+                        at_ms: 1_700_000_000_000 + i as i64,
+                        ip: format!("192.0.2.{}", i + 1).parse().unwrap(),
+                    })
+                })
                 .collect::<String>()
         };
 
@@ -454,6 +471,9 @@ mod tests {
 
     #[test]
     fn the_journals_sit_beside_the_database() {
-        assert_eq!(journal_paths(Path::new("/d/fanhub.db")), [PathBuf::from("/d/fanhub.db-usage-0"), PathBuf::from("/d/fanhub.db-usage-1")]);
+        assert_eq!(
+            journal_paths(Path::new("/d/fanhub.db")),
+            [PathBuf::from("/d/fanhub.db-usage-0"), PathBuf::from("/d/fanhub.db-usage-1")]
+        );
     }
 }

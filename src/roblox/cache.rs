@@ -20,7 +20,10 @@ struct BoundedInner<K, V> {
 
 impl<K: Eq + Hash + Clone, V: Clone> Bounded<K, V> {
     pub fn new(capacity: usize) -> Self {
-        Self { inner: Mutex::new(BoundedInner { map: HashMap::new(), order: VecDeque::new() }), capacity: capacity.max(1) }
+        Self {
+            inner: Mutex::new(BoundedInner { map: HashMap::new(), order: VecDeque::new() }),
+            capacity: capacity.max(1),
+        }
     }
 
     /// The value if it was fetched at or after `fresh_since_ms`.

@@ -125,7 +125,13 @@ pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_
                 confidence: rules.confidence_elc,
                 reason: fill(
                     &rules.reason_elc,
-                    &[("joined", &joined), ("generation", &era.name), ("count", &count), ("total", &total), ("earliest", &earliest)],
+                    &[
+                        ("joined", &joined),
+                        ("generation", &era.name),
+                        ("count", &count),
+                        ("total", &total),
+                        ("earliest", &earliest),
+                    ],
                 ),
                 evidence,
             }
@@ -149,14 +155,24 @@ pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_
                 confidence: rules.confidence_no_elc,
                 reason: fill(
                     &rules.reason_no_elc,
-                    &[("joined", &joined), ("generation", &era.name), ("count", &badges.len().to_string()), ("total", &total)],
+                    &[
+                        ("joined", &joined),
+                        ("generation", &era.name),
+                        ("count", &badges.len().to_string()),
+                        ("total", &total),
+                    ],
                 ),
                 evidence,
             }
         }
         Awards::Unavailable(why) => {
             let why = why.sentence();
-            evidence.push(Evidence { kind: "awardDatesUnavailable".into(), detail: why.clone(), date: None, badge_id: None });
+            evidence.push(Evidence {
+                kind: "awardDatesUnavailable".into(),
+                detail: why.clone(),
+                date: None,
+                badge_id: None,
+            });
             Verdict {
                 generation: era.code,
                 generation_label: era.name.clone(),
@@ -166,7 +182,12 @@ pub fn classify(rules: &Classification, profile: &Profile, awards: &Awards, elc_
                 confidence: rules.confidence_join_date_only,
                 reason: fill(
                     &rules.reason_join_date_only,
-                    &[("joined", &joined), ("generation", &era.name), ("total", &total), ("why", why.trim_end_matches('.'))],
+                    &[
+                        ("joined", &joined),
+                        ("generation", &era.name),
+                        ("total", &total),
+                        ("why", why.trim_end_matches('.')),
+                    ],
                 ),
                 evidence,
             }
@@ -273,7 +294,11 @@ mod tests {
             (old.generation, old.generation_label.as_str(), old.is_veteran, old.confidence),
             (GenerationCode::Oldgen, "Oldgen", true, 80)
         );
-        assert!(old.reason.contains("Owns none of the 3 ELC badges") && old.reason.contains("2012-05-01"), "{}", old.reason);
+        assert!(
+            old.reason.contains("Owns none of the 3 ELC badges") && old.reason.contains("2012-05-01"),
+            "{}",
+            old.reason
+        );
         let new = classify(&rules, &profile("2024-01-01T00:00:00Z"), &Awards::Known(vec![]), 3);
         assert_eq!(
             (new.generation, new.is_newgen, new.classification.as_str()),
@@ -289,7 +314,8 @@ mod tests {
         assert_eq!((vet.is_veteran, vet.is_newgen, vet.confidence), (true, false, 95));
         assert!(vet.reason.contains("Owns 1 of 3") && vet.reason.contains("2016-02-03"), "{}", vet.reason);
         assert!(vet.evidence.iter().any(|e| e.badge_id == Some(9)));
-        let blind = classify(&rules, &profile("2019-06-01T00:00:00Z"), &Awards::Unavailable(Unavailable::NeedsCookie), 3);
+        let blind =
+            classify(&rules, &profile("2019-06-01T00:00:00Z"), &Awards::Unavailable(Unavailable::NeedsCookie), 3);
         assert_eq!((blind.generation, blind.confidence), (GenerationCode::Midgen, 55));
         assert!(blind.reason.contains("unavailable") && blind.reason.contains("cookie"), "{}", blind.reason);
         let edge = classify(&rules, &profile("2017-01-01T00:00:00Z"), &Awards::Known(vec![]), 3);
@@ -306,7 +332,10 @@ mod tests {
             serde_json::json!(["impossible", "insane", "extremely hard", "hard", "medium", "easy"])
         );
         for schema in ["NewgenCheck", "BotStatus", "QuickCheck", "PlayerEntry"] {
-            assert_eq!(schemas[schema]["properties"]["generation"]["$ref"], "#/components/schemas/GenerationCode", "{schema}");
+            assert_eq!(
+                schemas[schema]["properties"]["generation"]["$ref"], "#/components/schemas/GenerationCode",
+                "{schema}"
+            );
         }
         assert_eq!(schemas["MonitoredBadge"]["properties"]["rarity"]["$ref"], "#/components/schemas/Rarity");
     }

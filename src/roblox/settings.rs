@@ -272,13 +272,26 @@ pub fn validate(
         let last = i + 1 == gens.len();
         match (&g.joined_before, last) {
             (None, true) => {}
-            (None, false) => return Err(format!("[[classification.generations]] {:?} needs joined_before (only the last era has none)", g.name)),
-            (Some(_), true) => return Err(format!("[[classification.generations]] the last era {:?} takes everyone after the others: remove its joined_before", g.name)),
+            (None, false) => {
+                return Err(format!(
+                    "[[classification.generations]] {:?} needs joined_before (only the last era has none)",
+                    g.name
+                ));
+            }
+            (Some(_), true) => {
+                return Err(format!(
+                    "[[classification.generations]] the last era {:?} takes everyone after the others: remove its joined_before",
+                    g.name
+                ));
+            }
             (Some(d), false) => {
-                let date: jiff::civil::Date =
-                    d.parse().map_err(|_| format!("[[classification.generations]] joined_before {d:?} is not a date like 2017-01-01"))?;
+                let date: jiff::civil::Date = d.parse().map_err(|_| {
+                    format!("[[classification.generations]] joined_before {d:?} is not a date like 2017-01-01")
+                })?;
                 if previous.is_some_and(|p| p >= date) {
-                    return Err("[[classification.generations]] joined_before dates must increase, oldest era first".into());
+                    return Err(
+                        "[[classification.generations]] joined_before dates must increase, oldest era first".into()
+                    );
                 }
                 previous = Some(date);
             }

@@ -20,11 +20,14 @@ pub struct CacheRow {
 
 /// `(body, fetched_at)` of every cached row of `kind`s under `key`.
 pub fn cache_rows(conn: &Connection, key: &str, kinds: &[&str]) -> Result<Vec<(String, String, i64)>, ApiError> {
-    let mut stmt = conn.prepare_cached("SELECT kind, body, fetched_at FROM roblox_cache WHERE kind = ?1 AND key = ?2")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT kind, body, fetched_at FROM roblox_cache WHERE kind = ?1 AND key = ?2")?;
     let mut out = Vec::new();
     for kind in kinds {
         if let Some(row) = stmt
-            .query_row(params![kind, key], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))
+            .query_row(params![kind, key], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
+            })
             .optional()?
         {
             out.push(row);
@@ -499,7 +502,11 @@ mod tests {
         save_poll(&tx, &[b(1000, 10)]).unwrap();
         let unasked = BadgeRow { image_fallbacks: Vec::new(), ..b(2000, 15) };
         save_poll(&tx, &[unasked]).unwrap();
-        assert_eq!(badges(&tx, &[7, 8]).unwrap(), vec![b(2000, 15)], "a poll that did not ask keeps the stored fallbacks");
+        assert_eq!(
+            badges(&tx, &[7, 8]).unwrap(),
+            vec![b(2000, 15)],
+            "a poll that did not ask keeps the stored fallbacks"
+        );
         assert_eq!(snapshots(&tx, 7, 1500).unwrap(), vec![(2000, 15, 3)]);
         tx.commit().unwrap();
     }

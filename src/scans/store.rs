@@ -125,9 +125,7 @@ pub fn live_counts(conn: &Connection, key_id: Option<i64>) -> Result<(u64, u64),
 }
 
 pub fn scan(conn: &Connection, id: i64) -> Result<Option<ScanRow>, ApiError> {
-    Ok(conn
-        .query_row(&format!("SELECT {SCAN_COLUMNS} FROM scans WHERE id = ?1"), [id], scan_row)
-        .optional()?)
+    Ok(conn.query_row(&format!("SELECT {SCAN_COLUMNS} FROM scans WHERE id = ?1"), [id], scan_row).optional()?)
 }
 
 /// Scans to run on start: queued and running ones (running: the process stopped mid-scan).
@@ -188,7 +186,8 @@ pub fn record_page(
     if state.as_deref() != Some("running") {
         return Ok(0);
     }
-    let mut counted = tx.prepare_cached("INSERT OR IGNORE INTO scan_members (scan_id, user_id, outcome) VALUES (?1, ?2, ?3)")?;
+    let mut counted =
+        tx.prepare_cached("INSERT OR IGNORE INTO scan_members (scan_id, user_id, outcome) VALUES (?1, ?2, ?3)")?;
     let mut member = tx.prepare_cached(
         "INSERT INTO group_members (group_id, user_id, role_name, role_rank, seen_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (group_id, user_id) DO UPDATE SET role_name = excluded.role_name, role_rank = excluded.role_rank,
@@ -261,7 +260,14 @@ pub fn dashboard(conn: &Connection) -> Result<(u64, u64, u64, u64), ApiError> {
             COALESCE(SUM(CASE WHEN state IN ('queued', 'running') THEN processed END), 0),
             COALESCE(SUM(CASE WHEN state IN ('queued', 'running') THEN total END), 0) FROM scans",
         [],
-        |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64, r.get::<_, i64>(3)? as u64)),
+        |r| {
+            Ok((
+                r.get::<_, i64>(0)? as u64,
+                r.get::<_, i64>(1)? as u64,
+                r.get::<_, i64>(2)? as u64,
+                r.get::<_, i64>(3)? as u64,
+            ))
+        },
     )?)
 }
 
@@ -439,8 +445,7 @@ fn group_summary(r: &rusqlite::Row) -> rusqlite::Result<GroupSummary> {
 /// Every scanned group, the most members first.
 pub fn group_summaries(conn: &Connection, offset: u64, limit: u32) -> Result<(Vec<GroupSummary>, u64), ApiError> {
     let total: i64 = conn.query_row("SELECT COUNT(DISTINCT group_id) FROM scans", [], |r| r.get(0))?;
-    let mut stmt =
-        conn.prepare_cached(&format!("{GROUP_SUMMARY} ORDER BY 3 DESC, s.group_id LIMIT ?1 OFFSET ?2"))?;
+    let mut stmt = conn.prepare_cached(&format!("{GROUP_SUMMARY} ORDER BY 3 DESC, s.group_id LIMIT ?1 OFFSET ?2"))?;
     let rows = stmt.query_map(params![limit, offset as i64], group_summary)?;
     Ok((rows.collect::<Result<_, _>>()?, total as u64))
 }
@@ -530,11 +535,15 @@ fn report_row(r: &rusqlite::Row) -> rusqlite::Result<AbuseReport> {
     })
 }
 
-const REPORT_COLUMNS: &str =
-    "id, reporter_username, target_username, reason, description, priority, state, created_at, resolved_at, resolution_note";
+const REPORT_COLUMNS: &str = "id, reporter_username, target_username, reason, description, priority, state, created_at, resolved_at, resolution_note";
 
 /// Newest first, optionally of one state.
-pub fn reports(conn: &Connection, state: Option<&str>, offset: u64, limit: u32) -> Result<(Vec<AbuseReport>, u64), ApiError> {
+pub fn reports(
+    conn: &Connection,
+    state: Option<&str>,
+    offset: u64,
+    limit: u32,
+) -> Result<(Vec<AbuseReport>, u64), ApiError> {
     let total: i64 =
         conn.query_row("SELECT COUNT(*) FROM abuse_reports WHERE ?1 IS NULL OR state = ?1", [state], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(&format!(
@@ -545,11 +554,19 @@ pub fn reports(conn: &Connection, state: Option<&str>, offset: u64, limit: u32) 
 }
 
 pub fn report(conn: &Connection, id: i64) -> Result<Option<AbuseReport>, ApiError> {
-    Ok(conn.query_row(&format!("SELECT {REPORT_COLUMNS} FROM abuse_reports WHERE id = ?1"), [id], report_row).optional()?)
+    Ok(conn
+        .query_row(&format!("SELECT {REPORT_COLUMNS} FROM abuse_reports WHERE id = ?1"), [id], report_row)
+        .optional()?)
 }
 
 /// Moves a report to `state`; resolved and dismissed keep when and why.
-pub fn set_report_state(tx: &Transaction, id: i64, state: &str, note: Option<&str>, now: i64) -> Result<bool, ApiError> {
+pub fn set_report_state(
+    tx: &Transaction,
+    id: i64,
+    state: &str,
+    note: Option<&str>,
+    now: i64,
+) -> Result<bool, ApiError> {
     let closed = matches!(state, "resolved" | "dismissed");
     let n = tx.execute(
         "UPDATE abuse_reports SET state = ?2, resolution_note = COALESCE(?3, resolution_note),
@@ -560,8 +577,9 @@ pub fn set_report_state(tx: &Transaction, id: i64, state: &str, note: Option<&st
 }
 
 pub fn open_reports(conn: &Connection) -> Result<u64, ApiError> {
-    Ok(conn.query_row("SELECT COUNT(*) FROM abuse_reports WHERE state IN ('open', 'reviewing')", [], |r| r.get::<_, i64>(0))?
-        as u64)
+    Ok(conn.query_row("SELECT COUNT(*) FROM abuse_reports WHERE state IN ('open', 'reviewing')", [], |r| {
+        r.get::<_, i64>(0)
+    })? as u64)
 }
 
 #[cfg(test)]
@@ -600,7 +618,11 @@ mod tests {
         assert!(finish(&tx, a.id, "completed", None, 7).unwrap());
         let s = scan(&tx, a.id).unwrap().unwrap();
         assert_eq!((s.state.as_str(), s.notice.as_deref()), ("completed", Some("first")));
-        assert_eq!(record_page(&tx, a.id, 7, &[outcome(9, "veteran")], None, 8).unwrap(), 0, "a finished scan takes no pages");
+        assert_eq!(
+            record_page(&tx, a.id, 7, &[outcome(9, "veteran")], None, 8).unwrap(),
+            0,
+            "a finished scan takes no pages"
+        );
         let (again, new) = queue_scan(&tx, 7, "G", 3, "me", None, 9).unwrap();
         assert!(new && again.id != a.id);
         assert_eq!(dashboard(&tx).unwrap(), (1, 2, 0, 3));
@@ -638,7 +660,13 @@ mod tests {
         tx.commit().unwrap();
     }
 
-    fn player(id: u64, generation: &str, elc: Option<u32>, created_year: u64, checked_at: i64) -> crate::roblox::store::PlayerRow {
+    fn player(
+        id: u64,
+        generation: &str,
+        elc: Option<u32>,
+        created_year: u64,
+        checked_at: i64,
+    ) -> crate::roblox::store::PlayerRow {
         crate::roblox::store::PlayerRow {
             user_id: id,
             username: format!("P{id}"),
