@@ -159,7 +159,7 @@ describe('accounts: /login', () => {
     env.assertNoConsoleErrors(page, { allow: [failedLoad(401)] });
   });
 
-  it('without a server error the failure toasts fall back to the product's texts (desktop)', async () => {
+  it('without a server error the failure toasts fall back to the product texts (desktop)', async () => {
     const page = await env.open('desktop', '/login');
     const f = form(page);
     await page.route('**/api/auth/login', (r) => r.fulfill({ status: 401, body: '' }));

@@ -52,7 +52,7 @@ describe('server errors', () => {
     expect(serverFieldErrors(err(400, { error: 'bad', fields: { username: 'Only letters', other: 'x' } }))).toEqual({ username: 'Only letters' });
     expect(serverFieldErrors(new Error('net'))).toEqual({});
   });
-  it('falls back to the product's sentences', () => {
+  it('falls back to the product sentences', () => {
     expect(loginFailureText(err(401, { error: 'Invalid username or password' }))).toBe('Invalid username or password');
     expect(loginFailureText(new TypeError('Failed to fetch'))).toBe('Invalid email or password');
     expect(registerFailureText(err(409, { error: 'That username is taken' }))).toBe('That username is taken');

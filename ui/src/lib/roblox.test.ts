@@ -154,7 +154,7 @@ describe('bot page helpers', () => {
     expect(splitShown([1, 2])).toEqual({ shown: [1, 2], rest: 0 });
   });
 
-  it('turns a server error into its {error, message} and a network failure into the product's sentence', async () => {
+  it('turns a server error into its {error, message} and a network failure into the product sentence', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response(JSON.stringify({ error: 'User not found', message: 'No Roblox user is named ghost' }), { status: 404 })),
