@@ -10,7 +10,6 @@ import path from 'node:path';
 import { useSuite, VIEWPORT_NAMES, visible, hidden, hasText, eventually, pageText } from './harness.mjs';
 import { assertNoHorizontalOverflow, dismissToasts, expectToast } from './admin-helpers.mjs';
 
-const CURL = '/usr/bin/curl';
 const KEY_RE = /^fhk_[0-9a-f]{40}$/;
 const TABS = ['Getting Started', 'Core APIs', 'Group Scanning', 'Commands & Guides', 'Analytics', 'Testing'];
 // The /api/v1 paths the page must give a working example for.

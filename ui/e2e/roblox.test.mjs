@@ -6,7 +6,7 @@
 // followed to 100%). Every figure on the page is compared with what the server answers for the same call.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSuite, VIEWPORT_NAMES, exampleBin, visible, hidden, eventually, hasText, pageText } from './harness.mjs';
+import { useSuite, VIEWPORT_NAMES, exampleBin, visible, hidden, eventually, hasText } from './harness.mjs';
 import { adminSessionCookies, assertNoHorizontalOverflow, dismissToasts, expectToast, failedLoad } from './admin-helpers.mjs';
 import { axeViolations, assertClean } from './axe.mjs';
 import { FAKE, setFakeModes, siteFile } from './roblox-fake.mjs';

@@ -62,9 +62,11 @@ export function BottomBanner({ onTestFullscreen }: BottomBannerProps) {
   const { data } = useActiveBanner();
   const ref = useRef<HTMLElement>(null);
   const ad = activeAd(data);
-  const visible = !closed && (!!ad || !!site);
+  const sponsored = !!ad;
+  const visible = !closed && (sponsored || !!site);
 
-  // Publish the banner height so fixed bottom elements (the shortcuts button) sit above it.
+  // Publish the banner height so fixed bottom elements (the shortcuts button) sit above it. Measured again when
+  // the same <aside> switches between the clan banner and an ad (where no ResizeObserver follows its size).
   useEffect(() => {
     const root = document.documentElement;
     const el = ref.current;
@@ -81,7 +83,7 @@ export function BottomBanner({ onTestFullscreen }: BottomBannerProps) {
       ro.disconnect();
       root.style.removeProperty('--banner-h');
     };
-  }, [visible, !!ad]);
+  }, [visible, sponsored]);
 
   if (!visible) return null;
 

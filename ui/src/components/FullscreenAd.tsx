@@ -25,25 +25,29 @@ function sessionStore(): Storage | null {
 export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
   const { data } = useActiveBanner();
   const ad = activeAd(data);
+  const hasAd = !!ad;
+  const fullscreen = isFullscreenAd(ad);
   const rolled = useRef(false);
   const close = () => onOpenChange(false);
 
+  // onOpenChange is expected to be stable (App passes a state setter): a new one every render would restart
+  // the auto-close timer.
   useEffect(() => {
-    if (rolled.current || !isFullscreenAd(ad)) return;
+    if (rolled.current || !fullscreen) return;
     rolled.current = true;
     if (rollFullscreen(sessionStore())) onOpenChange(true);
-  }, [ad?.id]);
+  }, [fullscreen, onOpenChange]);
 
   useEffect(() => {
     if (!open) return;
     const timer = setTimeout(() => onOpenChange(false), FULLSCREEN_AUTO_CLOSE_MS);
     return () => clearTimeout(timer);
-  }, [open]);
+  }, [open, onOpenChange]);
 
   // The ad ended while the overlay was open: nothing left to show.
   useEffect(() => {
-    if (open && !ad) onOpenChange(false);
-  }, [open, !!ad]);
+    if (open && !hasAd) onOpenChange(false);
+  }, [open, hasAd, onOpenChange]);
 
   if (!ad) return null;
 
