@@ -327,7 +327,8 @@ describe('advertising', () => {
     // the analysis, as text
     const analysis = one.getByTestId('ad-analysis');
     await visible(analysis);
-    if (first.aiAnalysis.summary) await visible(analysis.getByText(first.aiAnalysis.summary, { exact: true }));
+    assert.ok(first.aiAnalysis.summary, 'the analysis has a summary');
+    await visible(analysis.getByText(first.aiAnalysis.summary, { exact: true }));
     for (const feature of first.aiAnalysis.keyFeatures) await visible(analysis.getByText(feature, { exact: true }));
     assert.equal(await one.locator('b').count(), 0, 'the description is text, not HTML');
     // the preview in the colours taken from the image
@@ -438,10 +439,9 @@ describe('advertising', () => {
       await visible(dialog);
       assert.equal((await dialog.getByTestId('fullscreen-ad-message').innerText()).trim(), ADS.desktop.message);
       const features = advertisement.aiAnalysis.keyFeatures.slice(0, 3);
-      if (features.length) {
-        const shown = await dialog.getByTestId('fullscreen-ad-features').locator('li').allInnerTexts();
-        assert.deepEqual(shown.map((t) => t.replace('•', '').trim()), features);
-      }
+      assert.ok(features.length > 0, 'the analysis found key features in the description');
+      const shown = await dialog.getByTestId('fullscreen-ad-features').locator('li').allInnerTexts();
+      assert.deepEqual(shown.map((t) => t.replace('•', '').trim()), features);
       assert.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), 'focus moves into the ad');
       await dialog.getByRole('button', { name: 'Close' }).click();
       await hidden(dialog);

@@ -89,7 +89,8 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       assert.ok((await text('classification')).startsWith(api.classification));
       assert.equal(api.isVeteran, true, 'the fake veteran is classified a veteran');
       assert.equal(await result.getByTestId('verified').count(), api.hasVerifiedBadge ? 1 : 0);
-      if (api.displayName !== api.username) assert.equal(await text('display-name'), api.displayName);
+      assert.notEqual(api.displayName, api.username, 'the fake gives the veteran a display name of its own');
+      assert.equal(await text('display-name'), api.displayName);
       const rows = await result.getByTestId('elc-badge').allInnerTexts();
       assert.equal(rows.length, api.elcBadges.badges.length);
       assert.ok(rows.length > 0, 'the veteran owns ELC badges');
@@ -157,7 +158,8 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       const quick = await env.api(`/api/discord-bot/check/${FAKE.manyElc}`);
       assert.equal((await check.getByTestId('total-badges').innerText()).trim(), String(quick.totalBadgeCount));
       assert.equal((await check.getByTestId('elc-count').innerText()).trim(), String(quick.elcBadgeCount));
-      if (quick.earliestBadge) assert.ok((await check.getByTestId('earliest-badge').innerText()).includes(quick.earliestBadge.name));
+      assert.ok(quick.earliestBadge, 'the server names the earliest ELC badge of a player who owns them');
+      assert.ok((await check.getByTestId('earliest-badge').innerText()).includes(quick.earliestBadge.name));
 
       await page.getByRole('button', { name: 'Analyze' }).click();
       await visible(analysis);
@@ -202,7 +204,8 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       const abbreviate = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1000 ? `${Number.isInteger(n / 1000) ? n / 1000 : (n / 1000).toFixed(1)}K` : String(n));
       assert.equal((await card.getByTestId('figure-Total awarded').innerText()).trim(), abbreviate(first.awardedCount));
       assert.equal((await card.getByTestId('figure-Today').innerText()).trim(), abbreviate(first.dailyStats.today));
-      if (first.history.length > 0) await visible(card.getByTestId('history-chart'));
+      assert.ok(first.history.length > 0, 'the first poll recorded a history point');
+      await visible(card.getByTestId('history-chart'));
       await axeClean(page, `badge monitor (${vp})`);
 
       // search: exactly the badges whose name or description holds the words, in any case, in the server's order
@@ -273,10 +276,9 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
         assert.equal(await images.nth(0).getAttribute('data-fallback'), '2');
         assert.equal(await images.nth(0).getAttribute('src'), 'https://img.e2e.invalid/ok.png');
       });
-      if ((await images.count()) > 1) {
-        await eventually(async () => assert.equal(await images.nth(1).getAttribute('data-fallback'), 'placeholder'));
-        assert.equal(await images.nth(1).getAttribute('role'), 'img');
-      }
+      await eventually(async () => assert.ok((await images.count()) > 1, 'a second badge, whose three sources all fail'));
+      await eventually(async () => assert.equal(await images.nth(1).getAttribute('data-fallback'), 'placeholder'));
+      assert.equal(await images.nth(1).getAttribute('role'), 'img');
       env.assertNoConsoleErrors(page, { allow: [failedLoad(404), CDN_MISS] });
     });
 

@@ -427,6 +427,7 @@ describe('shell', () => {
       assert.equal(bg, 'rgb(124, 58, 237)', 'purple #7c3aed background');
       const close = banner.getByRole('button', { name: /close/i });
       const box = await close.boundingBox();
+      assert.ok(box, 'the banner has a visible close button');
       if (vp === 'phone') assert.ok(box.width >= 44 && box.height >= 44, `larger close button on touch (${box.width}x${box.height})`);
       await close.click();
       await hidden(banner);
