@@ -13,6 +13,10 @@
 //! `--open-cloud-scale F` (multiplies Open Cloud's limits) as shortcuts; change them while running
 //! with `POST /_fake/modes` (a partial JSON object).
 
+// why: the fake's handlers return axum's `Response` as the `Err` of their early returns (an HTTP
+// error reply, as axum's own `IntoResponse` pattern does); boxing it would only add noise to test
+// scaffolding that lives in tests/ and is shared with the integration tests.
+#[allow(clippy::result_large_err)]
 #[path = "../tests/common/fake_roblox.rs"]
 mod fake_roblox;
 

@@ -74,7 +74,7 @@ fn dominant_colors(img: &DynamicImage) -> (Rgb, Option<Rgb>) {
     }
     let mut ranked: Vec<(u32, Rgb)> =
         buckets.into_iter().filter(|b| b.0 > 0).map(|(n, sum)| (n, sum.map(|s| s / f64::from(n)))).collect();
-    ranked.sort_by(|a, b| b.0.cmp(&a.0));
+    ranked.sort_by_key(|b| std::cmp::Reverse(b.0));
     let first = ranked.first().map(|b| b.1).unwrap_or([124.0, 58.0, 237.0]);
     // The second colour must look different from the first, not a neighbouring shade.
     let second = ranked.iter().skip(1).map(|b| b.1).find(|c| ratio(*c, first) > 1.4 || distance(*c, first) > 60.0);

@@ -60,7 +60,7 @@ pub fn list(dir: &Path) -> Result<Vec<BackupInfo>, String> {
             found.push((key, BackupInfo { created_at: key.0.to_string(), name, size_bytes: meta.len() }));
         }
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|b| std::cmp::Reverse(b.0));
     Ok(found.into_iter().map(|(_, info)| info).collect())
 }
 

@@ -71,7 +71,7 @@ struct Candidate {
 /// Up to `max_lines` lines summarising `messages` (any order; the newest weigh more).
 pub fn summarise(messages: &[StoredMessage], max_lines: usize) -> Vec<String> {
     let mut ordered: Vec<&StoredMessage> = messages.iter().collect();
-    ordered.sort_by(|a, b| b.id.cmp(&a.id));
+    ordered.sort_by_key(|b| std::cmp::Reverse(b.id));
     let total = ordered.len().max(1) as f64;
     let mut candidates = Vec::new();
     for (age_rank, message) in ordered.iter().enumerate() {

@@ -92,11 +92,15 @@ impl PlayerLookup for NoLookups {
     }
 }
 
+/// Signatures seen in the replay window (with when they were signed), and the same in arrival
+/// order so the oldest can be forgotten first.
+type SeenSignatures = (HashMap<[u8; 64], i64>, VecDeque<([u8; 64], i64)>);
+
 /// The signature check and its replay memory, plus the installed lookups.
 pub struct Verifier {
     key: Option<[u8; 32]>,
     application_id: Option<String>,
-    seen: Mutex<(HashMap<[u8; 64], i64>, VecDeque<([u8; 64], i64)>)>,
+    seen: Mutex<SeenSignatures>,
     lookup: RwLock<Arc<dyn PlayerLookup>>,
 }
 

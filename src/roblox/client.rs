@@ -70,7 +70,7 @@ pub struct Inner {
     /// ELC ids per inventory call: [`INVENTORY_FILTER_IDS`], less once Roblox refused a filter.
     inventory_filter_ids: std::sync::atomic::AtomicUsize,
     /// Role names and ranks by role id, per group (Open Cloud's memberships give only the id).
-    roles: cache::Bounded<u64, Arc<std::collections::HashMap<u64, (String, i64)>>>,
+    roles: cache::Bounded<u64, Arc<GroupRoles>>,
     thumbs: cache::Bounded<u64, String>,
     badge_meta: cache::Bounded<u64, BadgeMeta>,
     reports: cache::Bounded<String, Arc<PlayerReport>>,
@@ -146,6 +146,9 @@ impl InventoryRead {
 
 /// Names one username lookup takes (Roblox's documented batch).
 const NAMES_PER_CALL: usize = 100;
+
+/// A group's role names and ranks, by role id.
+type GroupRoles = std::collections::HashMap<u64, (String, i64)>;
 
 type NameReply = tokio::sync::oneshot::Sender<Result<Option<u64>, RobloxError>>;
 
@@ -965,23 +968,18 @@ impl Roblox {
 
     /// Role names and ranks by id (`groups/v1/groups/{id}/roles`), kept an hour; empty when
     /// Roblox does not give them (members then have no role name).
-    async fn group_roles(
-        &self,
-        group_id: u64,
-        priority: Priority,
-    ) -> Arc<std::collections::HashMap<u64, (String, i64)>> {
+    async fn group_roles(&self, group_id: u64, priority: Priority) -> Arc<GroupRoles> {
         let now = now_ms();
         if let Some(roles) = self.roles.get(&group_id, now - ROLES_TTL_MS) {
             return roles;
         }
         let path = format!("v1/groups/{group_id}/roles");
-        let roles: std::collections::HashMap<u64, (String, i64)> =
-            match self.http.call(&http::GROUP_ROLES, &path, &[], None, priority).await {
-                Ok(a) if a.status.is_success() => parse::<RoleList>(&a)
-                    .map(|l| l.roles.into_iter().map(|r| (r.id, (r.name, r.rank))).collect())
-                    .unwrap_or_default(),
-                _ => Default::default(),
-            };
+        let roles: GroupRoles = match self.http.call(&http::GROUP_ROLES, &path, &[], None, priority).await {
+            Ok(a) if a.status.is_success() => parse::<RoleList>(&a)
+                .map(|l| l.roles.into_iter().map(|r| (r.id, (r.name, r.rank))).collect())
+                .unwrap_or_default(),
+            _ => Default::default(),
+        };
         let roles = Arc::new(roles);
         self.roles.insert(group_id, roles.clone(), now);
         roles
@@ -1048,7 +1046,7 @@ impl Roblox {
             CookieState::Accepted => "cookie accepted",
             CookieState::Rejected => "cookie rejected by Roblox",
         };
-        let ok = !(answered < failed) && http.cookie_state() != CookieState::Rejected;
+        let ok = answered >= failed && http.cookie_state() != CookieState::Rejected;
         (ok, format!("{reach}; {limited}; {cookie}"))
     }
 
