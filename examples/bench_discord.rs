@@ -3,7 +3,7 @@
 //! (signature included) for a cached player and deferred for an uncached one, against a server
 //! built in-process with a stand-in player lookup and the fake Discord for the webhook.
 
-#[path = "../tests/common/fake_discord.rs"]
+#[path = "../tests/testsuite/common/fake_discord.rs"]
 mod fake_discord;
 
 use std::sync::Arc;

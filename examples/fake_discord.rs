@@ -3,7 +3,7 @@
 //! fanhub is that address + `/api/v10`; `/_fake/post`, `/_fake/mode`, `/_fake/members` and
 //! `/_fake/webhooks` drive it. `--seed CHANNEL_GAME,CHANNEL_COMMUNITY` posts sample messages.
 
-#[path = "../tests/common/fake_discord.rs"]
+#[path = "../tests/testsuite/common/fake_discord.rs"]
 mod fake_discord;
 
 use serde_json::json;

@@ -7,17 +7,13 @@
 //! `.../inventory-items`, `/cloud/v2/groups/{id}`, `.../memberships`) with
 //! `FANHUB_ROBLOX_OPEN_CLOUD_API=http://127.0.0.1:PORT` and the key `fake-open-cloud-key`
 //! (sent as `x-api-key`). Open Cloud's published limits are enforced (users 1000, inventory 100,
-//! memberships 300, group 150 a minute). Modes (see tests/common/fake_roblox.rs):
+//! memberships 300, group 150 a minute). Modes (see tests/testsuite/common/fake_roblox.rs):
 //! `--modes '{"pendingThumbnails":2,"awardDatesNeedCookie":false}'` or the `FAKE_ROBLOX_MODES`
 //! environment variable; `--no-cookie-needed`, `--down`, `--members N`, `--latency-ms N`,
 //! `--open-cloud-scale F` (multiplies Open Cloud's limits) as shortcuts; change them while running
 //! with `POST /_fake/modes` (a partial JSON object).
 
-// why: the fake's handlers return axum's `Response` as the `Err` of their early returns (an HTTP
-// error reply, as axum's own `IntoResponse` pattern does); boxing it would only add noise to test
-// scaffolding that lives in tests/ and is shared with the integration tests.
-#[allow(clippy::result_large_err)]
-#[path = "../tests/common/fake_roblox.rs"]
+#[path = "../tests/testsuite/common/fake_roblox.rs"]
 mod fake_roblox;
 
 use std::io::Write;

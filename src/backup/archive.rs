@@ -191,7 +191,7 @@ mod tests {
     fn archives_hold_the_database_and_uploads_and_the_oldest_are_pruned() {
         let data = tempfile::tempdir().unwrap();
         let db = Db::open(&data.path().join("fanhub.db")).unwrap();
-        db.write_blocking(|tx| Ok(crate::db::settings::set(tx, "probe", &"kept")?)).unwrap();
+        db.write_blocking(|tx| crate::db::settings::set(tx, "probe", &"kept")).unwrap();
         std::fs::create_dir_all(data.path().join("uploads/ads")).unwrap();
         std::fs::write(data.path().join("uploads/ads/a.png"), b"png").unwrap();
         std::fs::write(data.path().join("uploads/.tmp-x"), b"half").unwrap();
@@ -204,7 +204,7 @@ mod tests {
             archive.entries().unwrap().map(|e| e.unwrap().path().unwrap().display().to_string()).collect();
         assert_eq!(names, ["fanhub.db", "uploads/ads/a.png"]);
         assert_eq!(list(&dir).unwrap().len(), 2);
-        assert_eq!(prune(&dir, 1).unwrap(), [first.name.clone()]);
+        assert_eq!(prune(&dir, 1).unwrap(), std::slice::from_ref(&first.name));
         assert_eq!(list(&dir).unwrap()[0].name, second.name);
         let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(leftovers.len(), 1, "{leftovers:?}");

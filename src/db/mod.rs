@@ -327,11 +327,11 @@ mod tests {
         let db = Db::open(&dir.path().join("c.db")).unwrap();
         // SQLite's own checkpoint would restart the WAL after 1,000 pages; these commits write more.
         for i in 0..1200 {
-            db.write_blocking(|tx| Ok(settings::set(tx, &format!("k{i}"), &"x".repeat(3000))?)).unwrap();
+            db.write_blocking(|tx| settings::set(tx, &format!("k{i}"), &"x".repeat(3000))).unwrap();
         }
         let (frames, copied) = db.checkpoint_passive().unwrap();
         assert!(frames > 1000, "commits checkpointed by themselves: only {frames} frames in the WAL");
         assert_eq!(copied, frames);
-        assert_eq!(db.read_blocking(|c| Ok(settings::get::<String>(c, "k1199")?)).unwrap().unwrap().len(), 3000);
+        assert_eq!(db.read_blocking(|c| settings::get::<String>(c, "k1199")).unwrap().unwrap().len(), 3000);
     }
 }

@@ -1,4 +1,4 @@
-// The fake Roblox (examples/fake_roblox.rs over tests/common/fake_roblox.rs) and the site file the roblox suite
+// The fake Roblox (examples/fake_roblox.rs over tests/testsuite/common/fake_roblox.rs) and the site file the roblox suite
 // runs with. The fake makes players up from their names: `og*` joined 2009 and owns every ELC badge asked about,
 // `new*` joined 2025, `ghost*` does not exist; award dates need a cookie unless told otherwise; POST /_fake/modes
 // switches modes while it runs (`{"down": true}`: every endpoint answers 503). The suite reads every expected

@@ -1,12 +1,10 @@
 //! Advertising against the real binary: the form's intake and its hostile uploads, durability,
 //! the admins' review and the sponsored banner.
 
-mod common;
-
 use std::io::Cursor;
 use std::time::Duration;
 
-use common::{Launch, Server, client, json};
+use crate::common::{Launch, Server, client, json};
 use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
 use serde_json::Value;
@@ -68,7 +66,9 @@ async fn hostile_uploads_get_a_clear_4xx_and_write_nothing() {
     bomb[16..20].copy_from_slice(&60_000u32.to_be_bytes());
     bomb[20..24].copy_from_slice(&60_000u32.to_be_bytes());
     let svg = br#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#.to_vec();
-    let cases: Vec<(&str, Option<(Vec<u8>, &str, &str)>, StatusCode)> = vec![
+    /// (what it is, the image part: bytes, file name, content type; the answer expected)
+    type Case<'a> = (&'a str, Option<(Vec<u8>, &'a str, &'a str)>, StatusCode);
+    let cases: Vec<Case> = vec![
         (
             "html",
             Some((b"<!doctype html><script>alert(1)</script>".to_vec(), "ad.png", "image/png")),
@@ -117,7 +117,7 @@ async fn hostile_uploads_get_a_clear_4xx_and_write_nothing() {
     let bad_url = form_with(Some((good.clone(), "ad.png", "image/png"))).text("websiteUrl", "javascript:alert(1)");
     assert_eq!(submit(&server, bad_url).await.status(), StatusCode::BAD_REQUEST);
     assert!(uploads(&server).is_empty(), "nothing written: {:?}", uploads(&server));
-    let key = common::admin_key(&server);
+    let key = crate::common::admin_key(&server);
     assert!(applications(&server, &key).await.is_empty());
 }
 
@@ -131,7 +131,7 @@ async fn a_submission_is_stored_clean_survives_kill_9_and_is_limited_per_ip() {
     let id = json(res).await["id"].as_i64().unwrap();
     server.kill9();
     let server = Server::launch(Launch { data_dir: Some(data_dir), ..Default::default() });
-    let key = common::admin_key(&server);
+    let key = crate::common::admin_key(&server);
     let apps = applications(&server, &key).await;
     assert_eq!(apps.len(), 1);
     let app = &apps[0];
@@ -168,7 +168,7 @@ async fn a_submission_is_stored_clean_survives_kill_9_and_is_limited_per_ip() {
 async fn approval_makes_exactly_one_sponsored_banner() {
     let server =
         Server::launch(Launch { args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()], ..Default::default() });
-    let key = common::admin_key(&server);
+    let key = crate::common::admin_key(&server);
     let mut ids = Vec::new();
     for i in 0..3 {
         let res = client()
@@ -260,7 +260,7 @@ async fn approval_makes_exactly_one_sponsored_banner() {
 #[tokio::test]
 async fn the_default_banner_is_back_at_the_expiry_instant_while_clients_poll() {
     let server = Server::start();
-    let key = common::admin_key(&server);
+    let key = crate::common::admin_key(&server);
     let res = submit(&server, form_with(Some((png(40, 20), "ad.png", "image/png")))).await;
     let id = json(res).await["id"].as_i64().unwrap();
     let url = server.url(&format!("/api/admin/advertisements/{id}"));
@@ -337,7 +337,7 @@ async fn the_documented_form_states_the_constraints_the_server_enforces() {
     assert_eq!(p["image"]["minLength"], 1);
 
     // Values at the documented edges are accepted as they are documented.
-    let key = common::admin_key(&server);
+    let key = crate::common::admin_key(&server);
     let ten: Vec<String> = (0..10).map(|i| format!("http://l{i}.example/{}", "p".repeat(300))).collect();
     let form = Form::new()
         .text("websiteUrl", format!("https://{}", "a".repeat(2040)))

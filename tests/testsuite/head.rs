@@ -2,11 +2,9 @@
 //! link cards, preloads, the embedded site settings), the sitemap and robots.txt, and hostile
 //! Host headers and paths, against the real binary.
 
-mod common;
-
 use std::io::{Read, Write};
 
-use common::{Launch, Server, client, json};
+use crate::common::{Launch, Server, client, json};
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, HOST, IF_NONE_MATCH};
 
@@ -303,7 +301,7 @@ fn page_texts_must_match_the_route_table() {
     let extra = "\n[[pages]]\npath = \"/no-such-route\"\ntitle = \"X\"\ndescription = \"Y\"\n";
     let site = site_file(dir.path(), "", extra);
     let (code, _, err) =
-        common::run(&["serve", "--addr", "127.0.0.1:0", "--site", site.to_str().unwrap()], Some(&data));
+        crate::common::run(&["serve", "--addr", "127.0.0.1:0", "--site", site.to_str().unwrap()], Some(&data));
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("\"/no-such-route\" is not a route"), "{err}");
 
@@ -313,7 +311,7 @@ fn page_texts_must_match_the_route_table() {
     let without_guides = format!("{}{}", &bundled[..start], &bundled[end..]);
     std::fs::write(&site, without_guides).unwrap();
     let (code, _, err) =
-        common::run(&["serve", "--addr", "127.0.0.1:0", "--site", site.to_str().unwrap()], Some(&data));
+        crate::common::run(&["serve", "--addr", "127.0.0.1:0", "--site", site.to_str().unwrap()], Some(&data));
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("the route \"/guides\" has no [[pages]] entry"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
@@ -323,7 +321,7 @@ fn page_texts_must_match_the_route_table() {
 async fn the_home_shell_carries_its_first_screen_filled_from_the_site_file() {
     let dir = tempfile::tempdir().unwrap();
     let hostile = r#"title = "Vote </h1><script>alert(1)</script> & \"win\"""#;
-    let site = common::edited_site_file(
+    let site = crate::common::edited_site_file(
         dir.path(),
         &[
             (r#"title = "Build. Vote. Take Command.""#, hostile),

@@ -1,8 +1,6 @@
 //! The command line: start-up and shutdown, backups, schema refusal.
 
-mod common;
-
-use common::{BIN, Server, client, run};
+use crate::common::{BIN, Server, client, run};
 
 #[test]
 fn version_prints_the_version() {
@@ -197,12 +195,12 @@ fn a_newer_schema_is_refused() {
 async fn data_survives_a_kill_9() {
     let data_root = tempfile::tempdir().unwrap();
     let data = data_root.path().join("d");
-    let mut server = Server::launch(common::Launch { data_dir: Some(data.clone()), ..Default::default() });
+    let mut server = Server::launch(crate::common::Launch { data_dir: Some(data.clone()), ..Default::default() });
     let c = client();
     c.get(server.url("/")).header("user-agent", "Mozilla/5.0").send().await.unwrap();
     tokio::time::sleep(std::time::Duration::from_secs(6)).await;
     server.kill9();
-    let server = Server::launch(common::Launch { data_dir: Some(data), ..Default::default() });
-    let stats = common::json(c.get(server.url("/api/stats")).send().await.unwrap()).await;
+    let server = Server::launch(crate::common::Launch { data_dir: Some(data), ..Default::default() });
+    let stats = crate::common::json(c.get(server.url("/api/stats")).send().await.unwrap()).await;
     assert_eq!(stats["pageViews"], 1, "{stats}");
 }

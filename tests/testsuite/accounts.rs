@@ -1,8 +1,6 @@
 //! Accounts: registration, sign-in, sessions, logs, limits, favorites.
 
-mod common;
-
-use common::{Server, admin_key, browser, client, json};
+use crate::common::{Server, admin_key, browser, client, json};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -117,7 +115,7 @@ async fn host_prefixed_cookies(s: &Server, https: &[(&str, &str)], name: &str) {
 
 #[tokio::test]
 async fn secure_cookie_behind_an_https_proxy() {
-    let s = Server::launch(common::Launch {
+    let s = Server::launch(crate::common::Launch {
         args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()],
         ..Default::default()
     });
@@ -138,11 +136,11 @@ async fn secure_cookie_behind_an_https_proxy() {
 #[tokio::test]
 async fn an_https_base_url_gives_host_prefixed_cookies_under_its_host_and_loopback_keeps_the_plain_names() {
     let dir = tempfile::tempdir().unwrap();
-    let site = common::edited_site_file(
+    let site = crate::common::edited_site_file(
         dir.path(),
         &[("# base_url = \"https://fans.example.org\"", "base_url = \"https://fans.example.org\"")],
     );
-    let s = Server::launch(common::Launch {
+    let s = Server::launch(crate::common::Launch {
         args: vec!["--site".into(), site.display().to_string()],
         ..Default::default()
     });
@@ -153,7 +151,7 @@ async fn an_https_base_url_gives_host_prefixed_cookies_under_its_host_and_loopba
     assert!(!set.iter().any(|(n, _)| n.starts_with("__Host-")), "{set:?}");
 
     // The admin session too: set and read under the prefixed name.
-    let key = common::admin_key(&s);
+    let key = crate::common::admin_key(&s);
     let res = client()
         .post(s.url("/api/admin/verify-key"))
         .header("host", "fans.example.org")
@@ -190,7 +188,7 @@ async fn sign_out_ends_the_admin_session_too() {
     let b = browser(&s);
     register(&b, &s, "two_hats", "hunter22").await;
     assert_eq!(login(&b, &s, "two_hats", "hunter22").await.status(), StatusCode::OK);
-    let key = common::admin_key(&s);
+    let key = crate::common::admin_key(&s);
     let res = b.post(s.url("/api/admin/verify-key")).json(&json!({"key": key})).send().await.unwrap();
     let admin = cookie_value(&set_cookies(&res).into_iter().find(|(n, _)| n == "fanhub_admin").unwrap().1);
     assert_eq!(json(b.get(s.url("/api/admin/check-key")).send().await.unwrap()).await["via"], "session");
@@ -327,7 +325,7 @@ async fn wrong_password_and_suspended_accounts_are_refused_and_logged() {
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
 
-    let key = common::admin_key(&s);
+    let key = crate::common::admin_key(&s);
     let logs = json(c.get(s.url("/api/admin/login-logs")).header("x-admin-key", &key).send().await.unwrap()).await;
     let logs = logs["logs"].as_array().unwrap().clone();
     assert_eq!(logs.len(), 3);
@@ -399,7 +397,7 @@ async fn sign_in_is_limited_per_ip_and_slowed_per_username() {
 
 #[tokio::test]
 async fn an_ipv6_client_is_limited_per_64() {
-    let s = Server::launch(common::Launch {
+    let s = Server::launch(crate::common::Launch {
         args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()],
         ..Default::default()
     });
@@ -537,7 +535,7 @@ async fn suspending_a_user_ends_their_live_session_on_every_call() {
     let res = c.post(s.url("/api/generate-key")).json(&json!({"name": "before"})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let own_key = json(res).await["apiKey"]["key"].as_str().unwrap()[..12].to_string();
-    assert_eq!(key_prefixes(&c, &s).await, [own_key.clone()]);
+    assert_eq!(key_prefixes(&c, &s).await, std::slice::from_ref(&own_key));
 
     let res = set_active(uid, false).await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);

@@ -5,14 +5,12 @@
 //!
 //! Mounting needs root (CI runs as root); when the mount is refused the test fails and says why.
 
-mod common;
-
 use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::{Launch, Server, browser, client, json};
+use crate::common::{Launch, Server, browser, client, json};
 use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
@@ -140,7 +138,7 @@ async fn a_full_disk_answers_507_keeps_reading_and_recovers_by_itself() {
     let disk = Tmpfs::mount("24m");
     let data = disk.path.clone();
     let mut s = Server::launch(Launch { data_dir: Some(data.clone()), ..Default::default() });
-    let key = common::admin_key(&s);
+    let key = crate::common::admin_key(&s);
     let fan = browser(&s);
     let made = register(&fan, &s, "fan_before").await;
     assert_eq!(made.status(), StatusCode::CREATED);
@@ -207,7 +205,7 @@ async fn a_full_disk_answers_507_keeps_reading_and_recovers_by_itself() {
     assert_eq!(warned(&exceptions), 1, "one warning however many writes failed: {exceptions}");
     let stats = admin_get(&s, &key, "/api/admin/stats").await;
     assert!(stats["totalUsers"].as_i64().unwrap() >= 1, "{stats}");
-    let (code, out, err) = common::run(&["doctor", "--addr", "127.0.0.1:1"], Some(&data));
+    let (code, out, err) = crate::common::run(&["doctor", "--addr", "127.0.0.1:1"], Some(&data));
     assert_eq!(code, 1, "{out}{err}");
     let line = out.lines().find(|l| l.contains("data dir:")).unwrap_or_default();
     assert!(line.starts_with("✗") && line.contains("out of disk space"), "{out}");

@@ -1,8 +1,6 @@
 //! `/metrics` against the real binary: off by default, guarded when on, and counting what it says.
 
-mod common;
-
-use common::{Launch, Server, admin_key, client};
+use crate::common::{Launch, Server, admin_key, client};
 use reqwest::StatusCode;
 
 fn launch(args: &[&str]) -> Server {
@@ -41,7 +39,7 @@ async fn metrics_need_an_admin_key_or_an_allowed_address() {
     let local = launch(&["--metrics", "--metrics-allow", "10.0.0.0/8,127.0.0.1/32"]);
     assert_eq!(c.get(local.url("/metrics")).send().await.unwrap().status(), StatusCode::OK);
     // A bad range is a start error naming the flag's value.
-    let (code, _, err) = common::run(&["serve", "--metrics", "--metrics-allow", "nonsense", "--temp"], None);
+    let (code, _, err) = crate::common::run(&["serve", "--metrics", "--metrics-allow", "nonsense", "--temp"], None);
     assert_eq!(code, 2);
     assert!(err.contains("nonsense"), "{err}");
 }

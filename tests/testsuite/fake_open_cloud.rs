@@ -1,12 +1,10 @@
 //! The fake Roblox's Open Cloud endpoints (tests/common/fake_roblox.rs), talked to over HTTP
 //! directly: what fanhub's Open Cloud client and the benchmarks rely on the fake to do.
 
-mod common;
-
 use std::time::Duration;
 
-use common::client;
-use common::fake_roblox::{self, FAKE_OPEN_CLOUD_KEY, FakeRoblox};
+use crate::common::client;
+use crate::common::fake_roblox::{self, FAKE_OPEN_CLOUD_KEY, FakeRoblox};
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 

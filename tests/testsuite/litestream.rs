@@ -3,13 +3,11 @@
 //! -9 under writes, the replica is restored into a new data dir, and every write acknowledged
 //! more than the sync interval before the kill is in it.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Launch, Server, browser, json};
+use crate::common::{Launch, Server, browser, json};
 use reqwest::StatusCode;
 use serde_json::json;
 

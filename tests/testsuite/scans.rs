@@ -2,13 +2,11 @@
 //! (tests/common/fake_roblox.rs): every bad input and upstream fault. Never a 500, never a
 //! lost or double-counted member.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::fake_roblox::FakeRoblox;
-use common::{Launch, Server, client, json};
+use crate::common::fake_roblox::FakeRoblox;
+use crate::common::{Launch, Server, client, json};
 use serde_json::{Value, json};
 
 /// The budgets a scan may use at full speed in tests: Roblox's probed limits, all of it for background work.
@@ -18,7 +16,7 @@ const FAST: [(&str, &str); 2] = [
 ];
 
 fn site_file(dir: &Path, replacements: &[(&str, &str)]) -> PathBuf {
-    common::edited_site_file(dir, FAST.iter().chain(replacements))
+    crate::common::edited_site_file(dir, FAST.iter().chain(replacements))
 }
 
 struct Setup {
@@ -198,7 +196,7 @@ async fn a_scan_walks_every_page_classifies_each_member_once_and_feeds_the_leade
     assert_eq!(groups["groups"][0]["veterans"].as_u64(), Some(vets));
 
     // The admin dashboard reads the same rows.
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let stats =
         json(client().get(server.url("/api/admin/stats")).header("x-admin-key", &admin).send().await.unwrap()).await;
     assert_eq!(stats["scans"]["total"], 2, "{stats}");
@@ -595,7 +593,7 @@ async fn admins_cancel_a_scan() {
     let setup = Setup::new(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let id = start_scan(&server, &key, 7009).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let res = client()
@@ -646,7 +644,7 @@ async fn only_the_key_that_started_a_scan_or_an_admin_resumes_it_and_an_admins_c
     let server = setup.start();
     let owner = public_key(&server).await;
     let other = another_key(&server, "someone else").await;
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let id = start_scan(&server, &owner, 7020).await;
     let resume = || json!({"scanId": id});
     assert_eq!(wait_done(&server, &owner, id, Duration::from_secs(30)).await["state"], "failed");
@@ -731,7 +729,7 @@ async fn the_scan_queue_is_capped_per_key_and_site_wide_with_a_429_naming_the_ca
     assert!(body["error"].as_str().unwrap().contains("site-wide limit"), "{body}");
 
     // A cancelled scan frees its place.
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let (status, _) = admin_post(&server, &admin, &format!("/api/admin/scans/{second}/cancel")).await;
     assert_eq!(status, 200);
     start_scan(&server, &b, 7105).await;
@@ -790,7 +788,7 @@ async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by
     assert_eq!(res.status(), 429, "5 an hour per IP");
     assert!(res.headers().contains_key("retry-after"));
 
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let list = json(
         client()
             .get(server.url("/api/admin/abuse-reports?state=open"))

@@ -1,13 +1,11 @@
 //! Scheduled backups, Backup Now, downloads, `fanhub restore` and its refusals, against the
 //! real binary.
 
-mod common;
-
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{Launch, Server, admin_key, browser, client, json, run};
+use crate::common::{Launch, Server, admin_key, browser, client, json, run};
 use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
 use serde_json::json;
@@ -65,7 +63,7 @@ async fn scheduled_backups_are_written_pruned_listed_and_downloaded_by_admins_on
     assert_eq!(list["keep"], 2);
     assert!(list["lastSuccess"].is_string(), "{list}");
     let newest = backups[0]["name"].as_str().unwrap().to_string();
-    assert!(newest > backups[1]["name"].as_str().unwrap().to_string(), "newest first: {list}");
+    assert!(newest.as_str() > backups[1]["name"].as_str().unwrap(), "newest first: {list}");
     assert!(s.stderr().contains("backup written: fanhub-"), "each backup is logged");
 
     // Download: the bytes of the file, as an attachment.

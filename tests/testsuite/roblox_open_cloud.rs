@@ -4,12 +4,10 @@
 //! memberships call, `fanhub doctor`'s line, and every bad answer a clear error or a fallback,
 //! never a 500 or an endless loop.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::fake_roblox::{self, FAKE_OPEN_CLOUD_KEY, FakeRoblox};
-use common::{Server, SiteSetup, client, json};
+use crate::common::fake_roblox::{self, FAKE_OPEN_CLOUD_KEY, FakeRoblox};
+use crate::common::{Server, SiteSetup, client, json};
 use serde_json::{Value, json};
 
 const ELC: &str = "elc = [2124001, 2124002, 2124003]";
@@ -49,7 +47,7 @@ async fn get(server: &Server, key: &str, path: &str) -> (u16, Value) {
 }
 
 async fn health(server: &Server) -> Vec<Value> {
-    let admin = common::admin_key(server);
+    let admin = crate::common::admin_key(server);
     let res = client().get(server.url("/api/admin/health")).header("x-admin-key", admin).send().await.unwrap();
     assert_eq!(res.status(), 200);
     json(res).await["checks"].as_array().unwrap().clone()
@@ -113,7 +111,7 @@ async fn with_the_key_join_dates_and_elc_award_dates_come_from_open_cloud_withou
     let budgets = check(&checks, "Roblox budgets")["detail"].as_str().unwrap().to_string();
     assert!(budgets.contains("cloud/v2/users/{id} 2/900, Roblox: 998 of 1000 left"), "{budgets}");
 
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let metrics =
         client().get(server.url("/metrics")).header("x-admin-key", admin).send().await.unwrap().text().await.unwrap();
     assert!(metrics.contains("fanhub_roblox_quota_remaining{endpoint=\"cloud/v2/users/{id}\"} 998"), "{metrics}");
@@ -372,7 +370,7 @@ async fn a_group_scan_walks_open_cloud_memberships_with_role_names_and_skips_mal
 fn doctor_checks_the_key_with_one_lookup_and_shows_the_quota() {
     let fake = FakeRoblox::start();
     let run = |key: Option<&str>, cookie: bool| {
-        let mut cmd = std::process::Command::new(common::BIN);
+        let mut cmd = std::process::Command::new(crate::common::BIN);
         cmd.arg("doctor");
         for (k, _) in std::env::vars() {
             if k.starts_with("FANHUB_") {

@@ -1,9 +1,7 @@
 //! The admin side: access rules, keys, the phrase and direct-key flows,
 //! CSRF, user management with last-admin protection, logs, settings, backups.
 
-mod common;
-
-use common::{Server, admin_key, browser, client, json};
+use crate::common::{Server, admin_key, browser, client, json};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -277,7 +275,7 @@ async fn phrase_flow_is_off_without_a_phrase() {
 
 #[tokio::test]
 async fn phrase_flow_gives_a_single_use_challenge_and_an_ip_bound_key() {
-    let s = Server::launch(common::Launch {
+    let s = Server::launch(crate::common::Launch {
         args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()],
         envs: vec![("FANHUB_ADMIN_PHRASE".into(), "open sesame blocks".into())],
         ..Default::default()
@@ -537,7 +535,7 @@ async fn dashboard_logs_health_and_backup_are_real() {
 async fn admin_key_command_prints_one_key() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("d");
-    let (code, out, err) = common::run(&["admin-key", "--name", "ops"], Some(&data));
+    let (code, out, err) = crate::common::run(&["admin-key", "--name", "ops"], Some(&data));
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim().lines().count(), 1);
     assert!(out.trim().starts_with("fha_") && out.trim().len() >= 44);

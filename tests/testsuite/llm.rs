@@ -1,8 +1,6 @@
 //! The language-model client against a fake OpenAI-compatible server started by the test: good
 //! JSON, broken JSON, a cut-off answer, an error status, a hang; and the ad analysis it feeds.
 
-mod common;
-
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,10 +21,13 @@ enum Mode {
     Hang,
 }
 
+/// Each request the fake model received: its Authorization header and its JSON body.
+type SeenRequests = Arc<Mutex<Vec<(Option<String>, Value)>>>;
+
 #[derive(Clone)]
 struct Fake {
     mode: Arc<Mutex<Mode>>,
-    seen: Arc<Mutex<Vec<(Option<String>, Value)>>>,
+    seen: SeenRequests,
 }
 
 fn completion(content: &str, finish: &str) -> Value {
@@ -113,8 +114,8 @@ async fn the_client_asks_in_json_mode_and_refuses_every_bad_answer() {
 #[tokio::test]
 async fn a_submitted_ad_gets_the_models_reading_and_keeps_the_heuristic_one_when_it_fails() {
     let (base, fake) = start_fake().await;
-    let server = common::Server::with_env(&[("FANHUB_LLM_URL", &base), ("FANHUB_LLM_KEY", "sk-test")]);
-    let key = common::admin_key(&server);
+    let server = crate::common::Server::with_env(&[("FANHUB_LLM_URL", &base), ("FANHUB_LLM_KEY", "sk-test")]);
+    let key = crate::common::admin_key(&server);
     let submit = || async {
         let png = {
             let img = image::RgbImage::from_pixel(16, 16, image::Rgb([10, 120, 60]));
@@ -127,15 +128,15 @@ async fn a_submitted_ad_gets_the_models_reading_and_keeps_the_heuristic_one_when
             .text("adDescription", "The friendliest survival server! Weekly build contests.")
             .text("duration", "1-day")
             .part("image", reqwest::multipart::Part::bytes(png).file_name("a.png").mime_str("image/png").unwrap());
-        let res = common::client().post(server.url("/api/advertise")).multipart(form).send().await.unwrap();
+        let res = crate::common::client().post(server.url("/api/advertise")).multipart(form).send().await.unwrap();
         assert_eq!(res.status(), 201);
-        common::json(res).await["id"].as_i64().unwrap()
+        crate::common::json(res).await["id"].as_i64().unwrap()
     };
     let analysis_of = |id: i64| {
         let (url, key) = (server.url("/api/admin/advertisements"), key.clone());
         async move {
-            let res = common::client().get(url).header("x-admin-key", key).send().await.unwrap();
-            let apps = common::json(res).await["applications"].clone();
+            let res = crate::common::client().get(url).header("x-admin-key", key).send().await.unwrap();
+            let apps = crate::common::json(res).await["applications"].clone();
             apps.as_array().unwrap().iter().find(|a| a["id"] == id).unwrap()["aiAnalysis"].clone()
         }
     };

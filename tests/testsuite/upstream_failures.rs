@@ -2,9 +2,7 @@
 //! newgen check fail, and each failed call counts as a warning (Exceptions) and in the Roblox
 //! line of System Health, while the log gets one line for the lot.
 
-mod common;
-
-use common::{Server, client, json};
+use crate::common::{Server, client, json};
 use serde_json::Value;
 
 async fn admin_get(s: &Server, key: &str, path: &str) -> Value {
@@ -18,7 +16,7 @@ async fn unreachable_roblox_counts_as_warnings_and_in_system_health() {
     drop(closed);
     let template = format!("http://127.0.0.1:{port}/{{service}}");
     let s = Server::with_env(&[("FANHUB_ROBLOX_API", template.as_str())]);
-    let admin = common::admin_key(&s);
+    let admin = crate::common::admin_key(&s);
     let site = json(client().get(s.url("/api/site")).send().await.unwrap()).await;
     let key = site["publicApiKey"].as_str().unwrap().to_string();
     let before = admin_get(&s, &admin, "/api/admin/exceptions").await["warnings"].as_u64().unwrap();

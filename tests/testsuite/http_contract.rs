@@ -1,11 +1,9 @@
 //! HTTP: routes, the shell, bundled assets, caching, headers, errors, limits.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use common::{Server, client, json};
+use crate::common::{Server, client, json};
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY};
 

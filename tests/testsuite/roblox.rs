@@ -3,20 +3,18 @@
 //! award dates, spent budgets), coalescing, the persisted cache, budgets and the badge monitor.
 //! No fault may give a 500.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::fake_roblox::{self, FakeRoblox};
-use common::{Launch, Server, client, json};
+use crate::common::fake_roblox::{self, FakeRoblox};
+use crate::common::{Launch, Server, client, json};
 use serde_json::Value;
 
 const ELC: &str = "elc = [2124001, 2124002, 2124003]";
 
 /// The bundled site file with ELC badges, tracked badges and `extra` replacements applied.
 fn site_file(dir: &Path, replacements: &[(&str, &str)]) -> PathBuf {
-    common::edited_site_file(dir, [("elc = []", ELC)].iter().chain(replacements))
+    crate::common::edited_site_file(dir, [("elc = []", ELC)].iter().chain(replacements))
 }
 
 struct Setup {
@@ -154,7 +152,7 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
     assert_error_shape(status, &body, 400);
 
     // Players are stored; the dashboard sums their ELC badges; the health line is real.
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let stats =
         json(client().get(server.url("/api/admin/stats")).header("x-admin-key", &admin).send().await.unwrap()).await;
     assert_eq!(stats["elcBadgesFound"], 3, "{stats}");
@@ -206,7 +204,7 @@ async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     let (_, _, r) = newgen(&server, &key, "VetBravo").await;
     assert_eq!((r["elcBadges"]["available"].as_bool(), r["elcBadges"]["count"].as_u64()), (Some(true), Some(3)), "{r}");
     assert!(fake.cookie_calls(fake_roblox::AWARDED_DATES) >= 1);
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let health =
         json(client().get(server.url("/api/admin/health")).header("x-admin-key", &admin).send().await.unwrap()).await;
     assert!(health.to_string().contains("cookie accepted"), "{health}");
@@ -220,7 +218,7 @@ async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     let (status, _, r) = newgen(&server, &key, "OgCharlie").await;
     assert_eq!(status, 200);
     assert_eq!(r["elcBadges"]["unavailableCode"], "cookieRejected");
-    let admin = common::admin_key(&server);
+    let admin = crate::common::admin_key(&server);
     let health =
         json(client().get(server.url("/api/admin/health")).header("x-admin-key", &admin).send().await.unwrap()).await;
     let line = health["checks"].as_array().unwrap().iter().find(|c| c["name"] == "Roblox API").unwrap().clone();

@@ -2,13 +2,11 @@
 //! Debian's nginx: polled answers come from the cache, personal answers never do, writes reach
 //! the origin, and the origin's own caching rules decide what is served stale when it is down.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Launch, Server, json};
+use crate::common::{Launch, Server, json};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -81,7 +79,7 @@ fn start_nginx(origin: &str) -> Nginx {
 
 /// Requests the origin answered for one route, from its /metrics.
 async fn origin_requests(server: &Server, route: &str) -> u64 {
-    let text = common::client().get(server.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    let text = crate::common::client().get(server.url("/metrics")).send().await.unwrap().text().await.unwrap();
     let label = format!("fanhub_http_requests_total{{route=\"{route}\",");
     text.lines().filter(|l| l.starts_with(&label)).filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok()).sum()
 }

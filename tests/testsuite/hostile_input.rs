@@ -1,9 +1,7 @@
 //! No client input may produce a 500: every endpoint of the OpenAPI document, with every
 //! method, odd path parameters and hostile bodies, with and without admin access.
 
-mod common;
-
-use common::{Server, admin_key, client, json};
+use crate::common::{Server, admin_key, client, json};
 
 const BODIES: &[&str] = &[
     "",
@@ -24,7 +22,7 @@ async fn no_hostile_request_gets_a_500() {
     // With a phrase set, the phrase endpoints do their real work instead of answering 503.
     // Roblox lookups go to the fake: a well-formed name is then found or not (2xx/404), never
     // a 502 for an internet this test does not have.
-    let roblox = common::fake_roblox::FakeRoblox::start();
+    let roblox = crate::common::fake_roblox::FakeRoblox::start();
     let template = roblox.template();
     let server = Server::with_env(&[
         ("FANHUB_ADMIN_PHRASE", "a phrase nobody guesses"),
@@ -80,7 +78,7 @@ mod slow_clients {
     use std::net::TcpStream;
     use std::time::{Duration, Instant};
 
-    use super::common::{Launch, Server, client};
+    use crate::common::{Launch, Server, client};
 
     fn launch(args: &[&str]) -> Server {
         Server::launch(Launch { args: args.iter().map(|a| a.to_string()).collect(), ..Default::default() })

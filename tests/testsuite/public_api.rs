@@ -1,9 +1,7 @@
 //! The public endpoints of the first half of the site: site settings, commands, guides,
 //! health, stats (with real page-view counting) and the default banner.
 
-mod common;
-
-use common::{Server, client, json};
+use crate::common::{Server, client, json};
 use reqwest::StatusCode;
 
 #[tokio::test]
@@ -40,7 +38,7 @@ async fn another_site_file_makes_it_another_games_site() {
     let custom = bundled.replacen(first_name, "name = \"Other Game Fans\"", 1);
     let path = dir.path().join("site.toml");
     std::fs::write(&path, custom).unwrap();
-    let server = Server::launch(common::Launch {
+    let server = Server::launch(crate::common::Launch {
         args: vec!["--site".into(), path.display().to_string()],
         ..Default::default()
     });

@@ -2,20 +2,18 @@
 //! (exit 1), upstreams are checked with their credentials against fake servers started here, and
 //! hanging upstreams, a busy port and an unreadable data dir cost no more than 15 s together.
 
-mod common;
-
 use std::net::{SocketAddr, TcpListener};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::common::{BIN, Server};
 use axum::Json;
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use common::{BIN, Server};
 use serde_json::json;
 
 const LLM_KEY: &str = "sk-doctor-test";
@@ -168,7 +166,7 @@ async fn doctor(args: &[&str], envs: &[(String, String)], as_nobody: bool) -> Re
 fn used_data_dir() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    let mut server = Server::launch(common::Launch { data_dir: Some(data.clone()), ..Default::default() });
+    let mut server = Server::launch(crate::common::Launch { data_dir: Some(data.clone()), ..Default::default() });
     assert!(server.stop().success());
     (dir, data)
 }
@@ -234,7 +232,7 @@ async fn next_to_a_live_server_the_address_is_its_own_and_the_database_is_read_s
     );
     assert!(report.passes("database").contains("quick_check ok"));
     assert!(report.passes("journal mode").contains("WAL"));
-    let health = common::client().get(server.url("/api/health")).send().await.unwrap();
+    let health = crate::common::client().get(server.url("/api/health")).send().await.unwrap();
     assert_eq!(health.status(), 200);
 }
 
@@ -341,7 +339,7 @@ fn running_as_root() -> bool {
 
 #[test]
 fn version_names_the_commit_the_build_date_and_the_target() {
-    let (code, out, _) = common::run(&["--version"], None);
+    let (code, out, _) = crate::common::run(&["--version"], None);
     assert_eq!(code, 0);
     let line = out.trim();
     let rest = line.strip_prefix(&format!("fanhub {} (commit ", env!("CARGO_PKG_VERSION"))).expect(line);

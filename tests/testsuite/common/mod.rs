@@ -7,6 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+pub mod fake_discord;
 pub mod fake_roblox;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_fanhub");

@@ -4,19 +4,15 @@
 //! summary, the served endpoints, the member count, the interactions endpoint and the
 //! register-commands CLI.
 
-mod common;
-#[path = "common/fake_discord.rs"]
-mod fake_discord;
-
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::common::fake_discord::{FakeDiscord, Mode, TOKEN};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use fake_discord::{FakeDiscord, Mode, TOKEN};
 use fanhub::config::{Options, Secrets};
 use fanhub::discord::DiscordConfig;
 use fanhub::discord::interactions::{LookupError, LookupFuture, PlayerCard, PlayerLookup};
@@ -29,7 +25,7 @@ const GAME: u64 = 111_111_111_111_111_111;
 const COMMUNITY: u64 = 222_222_222_222_222_222;
 
 fn site_file(dir: &std::path::Path, extra: &str) -> PathBuf {
-    let bundled = include_str!("../data/site.toml");
+    let bundled = include_str!("../../data/site.toml");
     let start = bundled.find("[updates.game]").unwrap();
     let end = bundled.find("# The head of each page").unwrap();
     let text = format!(
@@ -233,13 +229,13 @@ enum LlmMode {
     Hang,
 }
 
+/// The fake model's mode and the request bodies it received.
+type LlmFakeState = (Arc<Mutex<LlmMode>>, Arc<Mutex<Vec<Value>>>);
+
 async fn start_llm() -> (String, Arc<Mutex<LlmMode>>, Arc<Mutex<Vec<Value>>>) {
     let mode = Arc::new(Mutex::new(LlmMode::Good));
     let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
-    async fn chat(
-        State((mode, seen)): State<(Arc<Mutex<LlmMode>>, Arc<Mutex<Vec<Value>>>)>,
-        Json(body): Json<Value>,
-    ) -> Response {
+    async fn chat(State((mode, seen)): State<LlmFakeState>, Json(body): Json<Value>) -> Response {
         seen.lock().unwrap().push(body);
         let answer = |content: &str, finish: &str| {
             Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}]}))
@@ -337,15 +333,15 @@ async fn the_endpoints_serve_from_memory_with_etags_and_the_member_count_reaches
     fake.set_members(Some(1234));
     let dir = tempfile::tempdir().unwrap();
     let site = site_file(dir.path(), "invite_code = \"fans\"");
-    let server = common::Server::launch(common::Launch {
+    let server = crate::common::Server::launch(crate::common::Launch {
         args: vec!["--site".into(), site.display().to_string()],
         envs: vec![("FANHUB_DISCORD_TOKEN".into(), TOKEN.into()), ("FANHUB_DISCORD_API".into(), fake.base.clone())],
         data_dir: None,
     });
-    let c = common::client();
+    let c = crate::common::client();
     let mut updates = Value::Null;
     for _ in 0..100 {
-        updates = common::json(c.get(server.url("/api/discord/game-updates")).send().await.unwrap()).await;
+        updates = crate::common::json(c.get(server.url("/api/discord/game-updates")).send().await.unwrap()).await;
         if updates["gameUpdates"].as_array().is_some_and(|l| !l.is_empty()) {
             break;
         }
@@ -359,17 +355,20 @@ async fn the_endpoints_serve_from_memory_with_etags_and_the_member_count_reaches
     for unknown in ["/api/discord/other-updates", "/api/discord/game", "/api/discord/-updates"] {
         assert_eq!(c.get(server.url(unknown)).send().await.unwrap().status(), 404, "{unknown}");
     }
-    let site_json = common::json(c.get(server.url("/api/site")).send().await.unwrap()).await;
+    let site_json = crate::common::json(c.get(server.url("/api/site")).send().await.unwrap()).await;
     assert_eq!(site_json["updates"], json!({"game": {"title": "Test Game"}}), "channel ids stay private");
     let key = site_json["publicApiKey"].as_str().unwrap().to_string();
-    let v1 =
-        common::json(c.get(server.url("/api/v1/discord-updates")).header("x-api-key", key).send().await.unwrap()).await;
+    let v1 = crate::common::json(
+        c.get(server.url("/api/v1/discord-updates")).header("x-api-key", key).send().await.unwrap(),
+    )
+    .await;
     assert_eq!(v1["configured"], true);
     assert_eq!(v1["products"][0], updates);
 
     let mut members = Value::Null;
     for _ in 0..100 {
-        members = common::json(c.get(server.url("/api/stats")).send().await.unwrap()).await["discordMembers"].clone();
+        members =
+            crate::common::json(c.get(server.url("/api/stats")).send().await.unwrap()).await["discordMembers"].clone();
         if members == 1234 {
             break;
         }
@@ -379,11 +378,11 @@ async fn the_endpoints_serve_from_memory_with_etags_and_the_member_count_reaches
     assert!(!server.stderr().contains(TOKEN), "the token is never logged");
 
     // Without Discord: not configured, empty lists, no member count, never a 500.
-    let plain = common::Server::start();
-    let updates = common::json(c.get(plain.url("/api/discord/game-updates")).send().await.unwrap()).await;
+    let plain = crate::common::Server::start();
+    let updates = crate::common::json(c.get(plain.url("/api/discord/game-updates")).send().await.unwrap()).await;
     assert_eq!(updates["configured"], false);
     assert_eq!((updates["gameUpdates"].clone(), updates["communityHighlights"].clone()), (json!([]), json!([])));
-    let stats = common::json(c.get(plain.url("/api/stats")).send().await.unwrap()).await;
+    let stats = crate::common::json(c.get(plain.url("/api/stats")).send().await.unwrap()).await;
     assert_eq!(stats["discordMembers"], Value::Null);
 }
 
@@ -456,7 +455,7 @@ impl Interactions {
         let mut msg = ts.as_bytes().to_vec();
         msg.extend_from_slice(body.as_bytes());
         let sig = hex::encode(signer.unwrap_or(&self.pair).sign(&msg).as_ref());
-        common::client()
+        crate::common::client()
             .post(format!("{}/api/discord/interactions", self.base))
             .header("x-signature-ed25519", sig)
             .header("x-signature-timestamp", ts)
@@ -485,7 +484,7 @@ async fn interactions_are_verified_and_answered_at_once_or_deferred() {
     let res = it.send(ping, None, now()).await;
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers()["content-type"], "application/json");
-    assert_eq!(common::json(res).await, json!({"type": 1}));
+    assert_eq!(crate::common::json(res).await, json!({"type": 1}));
 
     // Bad, truncated, replayed, stale, another application's key, no headers: 401.
     let other = Ed25519KeyPair::from_seed_unchecked(&[4u8; 32]).unwrap();
@@ -498,7 +497,7 @@ async fn interactions_are_verified_and_answered_at_once_or_deferred() {
     let mut msg = now().to_string().into_bytes();
     msg.extend_from_slice(ping.as_bytes());
     let sig = hex::encode(it.pair.sign(&msg).as_ref());
-    let c = common::client();
+    let c = crate::common::client();
     let url = format!("{}/api/discord/interactions", it.base);
     let truncated = c
         .post(&url)
@@ -526,7 +525,7 @@ async fn interactions_are_verified_and_answered_at_once_or_deferred() {
     let started = Instant::now();
     let res = it.send(&command("check", "CachedOne", "tok1"), None, now()).await;
     assert!(started.elapsed() < Duration::from_millis(100));
-    let answer = common::json(res).await;
+    let answer = crate::common::json(res).await;
     assert_eq!(answer["type"], 4);
     assert_eq!(answer["data"]["embeds"][0]["title"], "Builder (@CachedOne)");
     assert_eq!(answer["data"]["embeds"][0]["fields"][2]["value"], "3 of 5");
@@ -535,7 +534,7 @@ async fn interactions_are_verified_and_answered_at_once_or_deferred() {
     let started = Instant::now();
     let res = it.send(&command("newgen", "Fresh_One", "tok2"), None, now()).await;
     assert!(started.elapsed() < Duration::from_millis(500));
-    assert_eq!(common::json(res).await, json!({"type": 5}));
+    assert_eq!(crate::common::json(res).await, json!({"type": 5}));
     let mut hooks = Vec::new();
     for _ in 0..50 {
         hooks = it.fake.webhooks();
@@ -550,7 +549,7 @@ async fn interactions_are_verified_and_answered_at_once_or_deferred() {
 
     // A failed lookup: the public "thinking" reply is removed and the error goes ephemeral.
     let res = it.send(&command("check", "Missing_Player", "tok3"), None, now()).await;
-    assert_eq!(common::json(res).await, json!({"type": 5}));
+    assert_eq!(crate::common::json(res).await, json!({"type": 5}));
     for _ in 0..50 {
         if it.fake.webhooks().len() >= 3 {
             break;
@@ -565,7 +564,7 @@ async fn interactions_are_verified_and_answered_at_once_or_deferred() {
 
     // Bad input answers ephemerally at once.
     for (name, user) in [("check", "x"), ("check", "<script>"), ("unknown", "Builder")] {
-        let answer = common::json(it.send(&command(name, user, "t"), None, now()).await).await;
+        let answer = crate::common::json(it.send(&command(name, user, "t"), None, now()).await).await;
         assert_eq!(answer["type"], 4);
         assert_eq!(answer["data"]["flags"], 64, "{answer}");
     }
@@ -576,11 +575,11 @@ async fn interactions_are_verified_and_answered_at_once_or_deferred() {
 #[tokio::test]
 async fn without_lookups_or_a_public_key_the_commands_say_so() {
     let it = Interactions::start(false).await;
-    let answer = common::json(it.send(&command("check", "Builder", "t"), None, now()).await).await;
+    let answer = crate::common::json(it.send(&command("check", "Builder", "t"), None, now()).await).await;
     assert_eq!(answer["data"]["flags"], 64);
     assert!(answer["data"]["content"].as_str().unwrap().contains("not available"));
-    let plain = common::Server::start();
-    let res = common::client().post(plain.url("/api/discord/interactions")).body("{}").send().await.unwrap();
+    let plain = crate::common::Server::start();
+    let res = crate::common::client().post(plain.url("/api/discord/interactions")).body("{}").send().await.unwrap();
     assert_eq!(res.status(), 404);
 }
 
@@ -589,7 +588,7 @@ async fn register_commands_puts_both_commands() {
     let fake = FakeDiscord::start().await;
     let base = fake.base.clone();
     let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(common::BIN)
+        std::process::Command::new(crate::common::BIN)
             .args(["discord", "register-commands", "--application-id", "555"])
             .env("FANHUB_DISCORD_TOKEN", TOKEN)
             .env("FANHUB_DISCORD_API", base)
@@ -601,7 +600,7 @@ async fn register_commands_puts_both_commands() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("registered /newgen and /check globally"), "{stdout}");
-    let bad = std::process::Command::new(common::BIN)
+    let bad = std::process::Command::new(crate::common::BIN)
         .args(["discord", "register-commands", "--application-id", "12x"])
         .env("FANHUB_DISCORD_TOKEN", TOKEN)
         .output()
@@ -613,20 +612,20 @@ async fn register_commands_puts_both_commands() {
 /// with the site's own lookups (the same report, cache and budget as the newgen check).
 #[tokio::test]
 async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
-    let roblox = common::fake_roblox::FakeRoblox::start();
+    let roblox = crate::common::fake_roblox::FakeRoblox::start();
     roblox.set(|m| m.award_dates_need_cookie = false);
     let discord = FakeDiscord::start().await;
     let pair = Ed25519KeyPair::from_seed_unchecked(&[5u8; 32]).unwrap();
     let public_key = hex::encode(pair.public_key().as_ref());
     let dir = tempfile::tempdir().unwrap();
-    let site = common::edited_site_file(dir.path(), &[("elc = []", "elc = [2124001, 2124002, 2124003]")]);
+    let site = crate::common::edited_site_file(dir.path(), &[("elc = []", "elc = [2124001, 2124002, 2124003]")]);
     let envs = [
         ("FANHUB_ROBLOX_API", roblox.template()),
         ("FANHUB_DISCORD_API", discord.base.clone()),
         ("FANHUB_DISCORD_PUBLIC_KEY", public_key),
         ("FANHUB_DISCORD_APPLICATION_ID", "555".to_string()),
     ];
-    let server = common::Server::launch(common::Launch {
+    let server = crate::common::Server::launch(crate::common::Launch {
         args: vec!["--site".into(), site.display().to_string()],
         envs: envs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
         data_dir: None,
@@ -648,7 +647,7 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
     let started = Instant::now();
     let res = it.send(&command("newgen", "VetAlpha", "tok1"), None, now()).await;
     assert!(started.elapsed() < Duration::from_millis(500));
-    assert_eq!(common::json(res).await, json!({"type": 5}));
+    assert_eq!(crate::common::json(res).await, json!({"type": 5}));
     let hooks = webhook(1).await;
     assert_eq!((hooks[0].0.as_str(), hooks[0].1.as_str()), ("PATCH", "/api/v10/webhooks/555/tok1/messages/@original"));
     let embed = &hooks[0].2["embeds"][0];
@@ -660,13 +659,18 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
     assert_eq!(field("Classification"), "ELC Veteran");
 
     // The site's newgen check agrees, answered from the same cache: Roblox is not asked again.
-    let profiles = roblox.calls(common::fake_roblox::USER);
-    let key = common::json(common::client().get(server.url("/api/site")).send().await.unwrap()).await["publicApiKey"]
+    let profiles = roblox.calls(crate::common::fake_roblox::USER);
+    let key = crate::common::json(crate::common::client().get(server.url("/api/site")).send().await.unwrap()).await["publicApiKey"]
         .as_str()
         .unwrap()
         .to_string();
-    let site = common::json(
-        common::client().get(server.url("/api/newgen-check/VetAlpha")).header("x-api-key", key).send().await.unwrap(),
+    let site = crate::common::json(
+        crate::common::client()
+            .get(server.url("/api/newgen-check/VetAlpha"))
+            .header("x-api-key", key)
+            .send()
+            .await
+            .unwrap(),
     )
     .await;
     assert_eq!(field("User ID"), site["userId"].to_string());
@@ -674,18 +678,18 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
         field("Generation"),
         format!("{} ({})", site["generation"].as_str().unwrap(), site["generationLabel"].as_str().unwrap())
     );
-    assert_eq!(roblox.calls(common::fake_roblox::USER), profiles, "one lookup for the site and Discord");
+    assert_eq!(roblox.calls(crate::common::fake_roblox::USER), profiles, "one lookup for the site and Discord");
 
     // Cached now: /check answers at once, signature check included.
     let started = Instant::now();
-    let answer = common::json(it.send(&command("check", "VetAlpha", "tok2"), None, now()).await).await;
+    let answer = crate::common::json(it.send(&command("check", "VetAlpha", "tok2"), None, now()).await).await;
     assert!(started.elapsed() < Duration::from_millis(100), "{:?}", started.elapsed());
     assert_eq!(answer["type"], 4);
     assert_eq!(answer["data"]["embeds"][0]["title"], "VetAlpha Display (@VetAlpha)");
 
     // A name Roblox does not know: the thinking reply goes, the error is ephemeral.
     let res = it.send(&command("check", "GhostPlayer", "tok3"), None, now()).await;
-    assert_eq!(common::json(res).await, json!({"type": 5}));
+    assert_eq!(crate::common::json(res).await, json!({"type": 5}));
     let hooks = webhook(3).await;
     assert_eq!((hooks[1].0.as_str(), hooks[2].0.as_str()), ("DELETE", "POST"));
     assert_eq!(hooks[2].2["flags"], 64);

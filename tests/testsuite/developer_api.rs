@@ -1,11 +1,9 @@
 //! The developer API against the real binary: keys and their owners, rate limits and usage under
 //! concurrency, durability after kill -9, and every /api/v1 endpoint with good and bad input.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Launch, Server, browser, client, json};
+use crate::common::{Launch, Server, browser, client, json};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -373,7 +371,7 @@ async fn v1_site_endpoints_report_what_the_server_measured() {
     assert!(db["database"]["sizeBytes"].as_i64().unwrap() > 0);
     assert_eq!(json(get("/api/database").await).await, db, "the site's check is the same");
     // The counts and the backup time are the admin's.
-    let admin_key = common::admin_key(&server);
+    let admin_key = crate::common::admin_key(&server);
     let (admin, srv) = (&admin_key, &server);
     let admin_db = move || async move {
         json(client().get(srv.url("/api/admin/database")).header("x-admin-key", admin).send().await.unwrap()).await
@@ -445,7 +443,7 @@ async fn the_database_check_shows_no_internals_to_key_holders() {
     let server = Server::start();
     let owner = browser(&server);
     let key = new_key(&owner, &server, "db").await;
-    let admin_key = common::admin_key(&server);
+    let admin_key = crate::common::admin_key(&server);
     let res = client().get(server.url("/api/admin/backup")).header("x-admin-key", &admin_key).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     for path in ["/api/v1/database", "/api/database"] {

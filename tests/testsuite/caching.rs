@@ -4,11 +4,9 @@
 //! the same for every caller, and everything else is private or never stored. A new route is
 //! covered by being in the document.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::{Server, browser, client, json};
+use crate::common::{Server, browser, client, json};
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_ENCODING, ETAG, IF_NONE_MATCH, SET_COOKIE, VARY};
 use serde_json::{Value, json};
@@ -106,7 +104,7 @@ async fn every_answer_says_who_may_keep_it_and_nothing_personal_is_shared() {
     let res = user.post(server.url("/api/generate-key")).json(&json!({"name": "walker"})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let api_key = json(res).await["apiKey"]["key"].as_str().unwrap().to_string();
-    let admin_key = common::admin_key(&server);
+    let admin_key = crate::common::admin_key(&server);
 
     let mut shared = BTreeMap::new();
     let mut walked = 0;
