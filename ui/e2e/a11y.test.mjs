@@ -141,6 +141,11 @@ describe('accessibility', () => {
       }
       const privacy = page.getByRole('dialog', { name: 'Privacy Settings' });
       await visible(privacy);
+      // The panel moves the focus inside once it has rendered (an effect): on a loaded machine the first
+      // Tab could otherwise be pressed before that, which no person's hand is fast enough to do.
+      await eventually(async () =>
+        assert.equal(await privacy.evaluate((d) => d.contains(document.activeElement)), true, 'the privacy panel takes the focus'),
+      );
       assertClean(await axeViolations(page, { structure: false }), 'privacy panel open');
       await page.keyboard.press('Escape');
       await hidden(privacy);
@@ -192,6 +197,9 @@ describe('accessibility', () => {
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Keyboard Shortcuts' });
       await visible(dialog);
+      await eventually(async () =>
+        assert.equal(await dialog.evaluate((d) => d.contains(document.activeElement)), true, 'the dialog takes the focus'),
+      );
       for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
         await page.keyboard.press(key);
         assert.equal(await dialog.evaluate((d) => d.contains(document.activeElement)), true, `focus stays in the dialog after ${key}`);
