@@ -107,6 +107,7 @@ async fn every_answer_says_who_may_keep_it_and_nothing_personal_is_shared() {
     let admin_key = crate::common::admin_key(&server);
 
     let mut shared = BTreeMap::new();
+    let mut with_credentials = BTreeMap::new();
     let mut walked = 0;
     let mut signed_in_reads = 0;
     for (path, item) in doc["paths"].as_object().unwrap() {
@@ -117,6 +118,16 @@ async fn every_answer_says_who_may_keep_it_and_nothing_personal_is_shared() {
         let anon = send(anonymous.get(&url)).await;
         let creds = send(signed_in()).await;
         walked += 1;
+        // Every credential must really be accepted: on a refused one, the "not shareable" checks
+        // below would pass on 401s and prove nothing.
+        if op.get("security").is_some() {
+            assert!(
+                creds.status != StatusCode::UNAUTHORIZED && creds.status != StatusCode::FORBIDDEN,
+                "{op_id}: the credentials were refused ({})",
+                creds.status
+            );
+        }
+        with_credentials.insert(op_id.clone(), creds.status);
         if op_id == "getCurrentUser" && creds.status == StatusCode::OK {
             signed_in_reads += 1;
         }
@@ -164,6 +175,10 @@ async fn every_answer_says_who_may_keep_it_and_nothing_personal_is_shared() {
     }
     assert!(walked > 40, "only {walked} GET operations in the document");
     assert!(signed_in_reads > 0, "the credentials were not accepted anywhere");
+    // One read of each credential's kind answered 200: the session, the API key, the admin key.
+    for op_id in ["getCurrentUser", "v1GetStats", "listUsers"] {
+        assert_eq!(with_credentials.get(op_id), Some(&StatusCode::OK), "{op_id} with every credential");
+    }
     // The polled and shared public reads are kept by shared caches; the keyed twins of the same
     // bodies are not.
     for op_id in [
@@ -182,14 +197,38 @@ async fn every_answer_says_who_may_keep_it_and_nothing_personal_is_shared() {
         assert!(!shared.contains_key(op_id), "{op_id} must not be shareable");
     }
 
-    // Writes are never kept, whoever sends them.
+    // Writes are never kept, whoever sends them: anonymously, and with every credential (the
+    // writes that end the session or the keys go last, so the others are sent signed in).
+    let mut writes = vec![];
     for (path, item) in doc["paths"].as_object().unwrap() {
         for method in ["post", "put", "patch", "delete"] {
-            let Some(op) = item.get(method) else { continue };
-            let url = url_of(&server, path, op, &products);
-            let answer = send(anonymous.request(method.to_uppercase().parse().unwrap(), &url).json(&json!({}))).await;
-            let cc = cache_control(&answer);
-            assert!(!shareable(&cc), "{method} {path} ({}) is shareable: {cc:?}", answer.status);
+            if let Some(op) = item.get(method) {
+                writes.push((path.clone(), method, op.clone()));
+            }
         }
     }
+    let ends_credentials =
+        |path: &str| ["logout", "/api/auth/me", "keys", "admin-key", "sessions"].iter().any(|w| path.contains(w));
+    writes.sort_by_key(|(path, _, _)| ends_credentials(path));
+    let mut accepted_writes = 0;
+    for (path, method, op) in &writes {
+        let url = url_of(&server, path, op, &products);
+        let method: reqwest::Method = method.to_uppercase().parse().unwrap();
+        let answer = send(anonymous.request(method.clone(), &url).json(&json!({}))).await;
+        let cc = cache_control(&answer);
+        assert!(!shareable(&cc), "{method} {path} anonymous ({}) is shareable: {cc:?}", answer.status);
+        let answer = send(
+            user.request(method.clone(), &url)
+                .header("x-api-key", &api_key)
+                .header("x-admin-key", &admin_key)
+                .json(&json!({})),
+        )
+        .await;
+        let cc = cache_control(&answer);
+        assert!(!shareable(&cc), "{method} {path} with every credential ({}) is shareable: {cc:?}", answer.status);
+        if op.get("security").is_some() && ![StatusCode::UNAUTHORIZED, StatusCode::FORBIDDEN].contains(&answer.status) {
+            accepted_writes += 1;
+        }
+    }
+    assert!(accepted_writes > 10, "only {accepted_writes} guarded writes got past their guard with every credential");
 }

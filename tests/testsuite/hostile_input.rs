@@ -2,6 +2,7 @@
 //! method, odd path parameters and hostile bodies, with and without admin access.
 
 use crate::common::{Server, admin_key, client, json};
+use reqwest::StatusCode;
 
 const BODIES: &[&str] = &[
     "",
@@ -30,6 +31,10 @@ async fn no_hostile_request_gets_a_500() {
     ]);
     let key = admin_key(&server);
     let c = client();
+    // The admin half of the sweep is only that if the key is accepted, before and after it.
+    let admin_accepted =
+        || async { c.get(server.url("/api/admin/users")).header("x-admin-key", &key).send().await.unwrap().status() };
+    assert_eq!(admin_accepted().await, StatusCode::OK, "the admin key is accepted before the sweep");
     let doc = json(c.get(server.url("/api/openapi.json")).send().await.unwrap()).await;
     let paths: Vec<String> = doc["paths"].as_object().unwrap().keys().cloned().collect();
     assert!(paths.len() > 30, "{} paths", paths.len());
@@ -38,6 +43,7 @@ async fn no_hostile_request_gets_a_500() {
         deep.push('[');
     }
     let mut checked = 0;
+    let mut past_the_admin_guard = 0;
     for template in &paths {
         let params: &[&str] = if template.contains('{') { PARAMS } else { &[""] };
         for param in params {
@@ -63,12 +69,17 @@ async fn no_hostile_request_gets_a_500() {
                         let status = req.send().await.unwrap().status();
                         assert!(status.as_u16() < 500, "{method} {path} body {body:.40} admin={admin}: {status}");
                         checked += 1;
+                        if admin && path.starts_with("/api/admin/") && ![401, 403].contains(&status.as_u16()) {
+                            past_the_admin_guard += 1;
+                        }
                     }
                 }
             }
         }
     }
     assert!(checked > 1000, "{checked} requests");
+    assert!(past_the_admin_guard > 100, "only {past_the_admin_guard} admin requests got past the guard");
+    assert_eq!(admin_accepted().await, StatusCode::OK, "the admin key is still accepted after the sweep");
     let health = json(c.get(server.url("/api/health")).send().await.unwrap()).await;
     assert_eq!(health["status"], "ok", "still healthy after the barrage");
 }

@@ -429,11 +429,18 @@ async fn a_storm_of_429s_slows_the_scan_and_it_recovers_without_losing_members()
     let setup = Setup::new(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
+    let started = Instant::now();
     let id = start_scan(&server, &key, 7005).await;
     let scan = wait_done(&server, &key, id, Duration::from_secs(60)).await;
+    let took = started.elapsed();
     assert_eq!(scan["state"], "completed", "{scan}");
     assert_eq!((scan["processed"].as_u64(), scan["failed"].as_u64()), (Some(20), Some(0)), "{scan}");
     assert_eq!(fake.state.modes.lock().unwrap().storm.remaining, 0, "the storm was met");
+    // Retry-After: 1 was honoured (the endpoint is held at least that long after a 429), and each
+    // 429 cost one call more, not a burst of retries: 20 profiles plus the 8 refused calls.
+    assert!(took >= Duration::from_secs(1), "Retry-After ignored: the scan took {took:?}");
+    let calls = fake.calls("users/v1/users/{id}");
+    assert!((20..=28).contains(&calls), "{calls} profile calls for 20 members and 8 refusals");
 }
 
 #[tokio::test]
@@ -509,16 +516,21 @@ async fn kill_9_mid_scan_resumes_on_start_redoing_at_most_one_page() {
     let id = start_scan(&server, &key, 7008).await;
     // 30 profiles a minute: the scan does 3 pages, then waits for the next minute's budget.
     let start = Instant::now();
-    loop {
+    let before_kill = loop {
         let (_, s) = get(&server, &key, &format!("/api/v1/scan-status/{id}")).await;
         if s["scan"]["processed"].as_u64().unwrap() >= 20 {
-            break;
+            break s;
         }
         assert!(start.elapsed() < Duration::from_secs(30), "{s}");
         tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    };
     server.kill9();
+    // The kill must land mid-scan, or the resume below proves nothing: the last answer before it
+    // showed the scan running with members still to do (the budget holds it at 30 a minute).
+    assert_eq!(before_kill["scan"]["state"], "running", "{before_kill}");
+    assert!(before_kill["scan"]["processed"].as_u64().unwrap() < 60, "{before_kill}");
     let pages_before = fake.calls("groups/v1/groups/{id}/users");
+    assert!(pages_before < 6, "killed before the last page was fetched: {pages_before} pages");
     let server = setup.start();
     let scan = wait_done(&server, &key, id, Duration::from_secs(90)).await;
     assert_eq!(scan["state"], "completed", "{scan}");
