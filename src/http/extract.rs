@@ -8,16 +8,34 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 
-/// `axum::Json` with JSON-shaped rejections: 400 broken/wrong-typed, 413 too large, 415 not JSON.
+/// `axum::Json` with JSON-shaped rejections: 400 broken/wrong-typed, 413 too large, 415 not JSON;
+/// and the body must be a JSON object. serde reads a struct from a sequence by position, so
+/// without this `["bob", "secret"]` would sign in as bob; every request body of the API is an
+/// object, so one extractor refuses arrays and scalars for every route, new ones included.
 pub struct Json<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(Json(v)),
+        match axum::Json::<ObjectBody<T>>::from_request(req, state).await {
+            Ok(axum::Json(ObjectBody(v))) => Ok(Json(v)),
             Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+/// A `T` read only from a JSON object.
+struct ObjectBody<T>(T);
+
+pub const NOT_AN_OBJECT: &str = "the request body must be a JSON object";
+
+impl<'de, T: DeserializeOwned> serde::Deserialize<'de> for ObjectBody<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match serde_json::Value::deserialize(deserializer)? {
+            object @ serde_json::Value::Object(_) => T::deserialize(object).map(ObjectBody).map_err(D::Error::custom),
+            _ => Err(D::Error::custom(NOT_AN_OBJECT)),
         }
     }
 }
@@ -102,7 +120,33 @@ pub fn not_null<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
 
 #[cfg(test)]
 mod tests {
-    use super::{not_null, whole_number};
+    use super::{NOT_AN_OBJECT, ObjectBody, not_null, whole_number};
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Credentials {
+        username: String,
+        password: String,
+    }
+
+    #[test]
+    fn bodies_must_be_objects_not_arrays_or_scalars() {
+        let read = |json: &str| serde_json::from_str::<ObjectBody<Credentials>>(json).map(|b| b.0);
+        assert_eq!(
+            read(r#"{"username": "bob", "password": "pw"}"#).unwrap(),
+            Credentials { username: "bob".into(), password: "pw".into() }
+        );
+        // serde alone reads a struct from a sequence by position: the extractor must not.
+        assert!(serde_json::from_str::<Credentials>(r#"["bob", "pw"]"#).is_ok());
+        for bad in [r#"["bob", "pw"]"#, r#""bob""#, "5", "null", "true", "[]"] {
+            let err = read(bad).unwrap_err().to_string();
+            assert!(err.contains(NOT_AN_OBJECT), "{bad}: {err}");
+        }
+        let err = read(r#"{"username": "bob"}"#).unwrap_err().to_string();
+        assert!(err.contains("password"), "a missing field is still named: {err}");
+        // The field helpers work through the object as they do straight from the text.
+        assert_eq!(serde_json::from_str::<ObjectBody<N>>(r#"{"n": -243.0}"#).unwrap().0.n, -243);
+        assert!(serde_json::from_str::<ObjectBody<O>>(r#"{"o": null}"#).is_err());
+    }
 
     #[derive(serde::Deserialize, Debug)]
     struct N {
