@@ -227,7 +227,7 @@ async fn json_bodies_must_be_objects() {
             if op["requestBody"]["content"].get("application/json").is_none() {
                 continue;
             }
-            let url = server.url(&path.replace('{', "").replace('}', "").replace("id", "1"));
+            let url = server.url(&path.replace(['{', '}'], "").replace("id", "1"));
             let res = c
                 .request(method.to_uppercase().parse().unwrap(), &url)
                 .header("x-admin-key", &key)
