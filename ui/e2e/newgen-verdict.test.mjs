@@ -56,6 +56,8 @@ async function analyze(page, username) {
 }
 
 const headline = (page) => page.getByTestId('verdict-headline');
+/** The headline as it is seen (the heading also carries "Verdict:" for screen readers). */
+const headlineText = async (page) => (await headline(page).innerText()).replace(/^Verdict:\s*/, '').trim();
 const resultOf = async (page, username) => {
   const result = page.getByTestId('newgen-result');
   await visible(result);
@@ -63,7 +65,17 @@ const resultOf = async (page, username) => {
   return result;
 };
 
-/** Both boxes in page coordinates overlap. */
+/** The box of what is drawn inside `locator` (its text and icons), not of the block around it: a heading spans the column. */
+function inkBox(locator) {
+  return locator.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const r = range.getBoundingClientRect();
+    return { x: r.left, y: r.top, width: r.width, height: r.height };
+  });
+}
+
+/** Both boxes (in the same coordinates) overlap. */
 function overlaps(a, b) {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
@@ -139,7 +151,7 @@ describe('newgen detector: links, verdict, dates, avatar, phone view', () => {
       assert.equal(api.classification, site.classification.elcClassification);
 
       // one headline: the site's veteran word; one sentence under it that tells the same story
-      assert.equal((await headline(page).innerText()).trim(), veteranWord);
+      assert.equal(await headlineText(page), veteranWord);
       const sentence = (await result.getByTestId('verdict-sentence').innerText()).trim();
       assert.ok(sentence.startsWith(`${veteranWord}: this account joined Roblox on `), sentence);
       assert.ok(sentence.includes(`a ${api.generationLabel} account, but it owns ${api.elcBadges.count} of the ${api.elcBadges.total} early-player (ELC) badges`), sentence);
@@ -192,7 +204,7 @@ describe('newgen detector: links, verdict, dates, avatar, phone view', () => {
       const { body: api } = await newgenApi(env, MIDGEN);
       assert.equal(api.generation, 'MIDGEN');
       assert.equal(api.elcBadges.count, 0);
-      assert.equal((await headline(page).innerText()).trim(), api.classification);
+      assert.equal(await headlineText(page), api.classification);
       const sentence = (await result.getByTestId('verdict-sentence').innerText()).trim();
       assert.ok(sentence.startsWith(`${api.classification}: this account joined Roblox on `), sentence);
       assert.ok(sentence.includes(`so it is a ${api.generationLabel} account, and it owns none of the ${api.elcBadges.total} early-player (ELC) badges.`), sentence);
@@ -223,7 +235,7 @@ describe('newgen detector: links, verdict, dates, avatar, phone view', () => {
     await visible(toast);
     const toastBox = await toast.boundingBox();
     const verdictBox = await verdict.boundingBox();
-    const titleBox = await page.getByRole('heading', { level: 1 }).boundingBox();
+    const titleBox = await inkBox(page.getByRole('heading', { level: 1 }));
     assert.ok(!overlaps(toastBox, verdictBox), `the toast does not cover the verdict: ${JSON.stringify({ toastBox, verdictBox })}`);
     assert.ok(!overlaps(toastBox, titleBox), 'the toast does not cover the title');
     const hit = await verdict.evaluate((el) => {
@@ -236,7 +248,7 @@ describe('newgen detector: links, verdict, dates, avatar, phone view', () => {
     await page.goto('/newgen-detector');
     await analyze(page, FAKE.unknown);
     const failed = await expectToast(page, 'Analysis Failed');
-    const title = await page.getByRole('heading', { level: 1 }).boundingBox();
+    const title = await inkBox(page.getByRole('heading', { level: 1 }));
     assert.ok(!overlaps(await failed.first().boundingBox(), title), 'the failure toast does not cover the title');
     env.assertNoConsoleErrors(page, { allow: [CDN_MISS, failedLoad(404)] });
   });
@@ -252,8 +264,8 @@ describe('newgen detector: links, verdict, dates, avatar, phone view', () => {
       ['verdict', page.getByTestId('verdict-headline')],
       ['sentence', page.getByTestId('verdict-sentence')],
     ]) {
-      const box = await loc.boundingBox();
-      assert.ok(box, `${what} is laid out`);
+      const box = await inkBox(loc);
+      assert.ok(box.width > 0 && box.height > 0, `${what} is laid out`);
       assert.ok(!overlaps(toastBox, box), `the toast does not cover the ${what}: ${JSON.stringify({ toastBox, box })}`);
     }
     env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });

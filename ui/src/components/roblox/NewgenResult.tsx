@@ -92,7 +92,7 @@ export function NewgenResult({ result, rules }: { result: NewgenCheck; rules?: C
         </p>
       </section>
 
-      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2" aria-label="What the verdict rests on">
+      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
         <ReasonFact fact={verdict.generation} testId="generation-fact">
           <GenerationBadge generation={result.generation} label={result.generationLabel} veteran={result.isVeteran} newgen={result.isNewgen} />
         </ReasonFact>
