@@ -26,7 +26,7 @@ export function PlayerHeader({
   children?: ComponentChildren;
 }) {
   return (
-    <div className="flex items-start gap-4">
+    <div className="flex flex-wrap items-start gap-4">
       <FallbackImage
         src={avatarUrl}
         alt={`${username}'s avatar`}
@@ -60,7 +60,8 @@ export function PlayerHeader({
         )}
         {children}
       </div>
-      {actions && <div className="shrink-0">{actions}</div>}
+      {/* On a phone the buttons take a row of their own, so the name keeps the width beside the avatar. */}
+      {actions && <div className="basis-full sm:basis-auto sm:shrink-0">{actions}</div>}
     </div>
   );
 }
