@@ -50,6 +50,7 @@ export function NewgenResult({ result, rules }: { result: NewgenCheck; rules?: C
   const elc = result.elcBadges;
   const datesRefused = awardDatesRefused(elc);
   const verdict = buildVerdict(result, rules);
+  const era = rules?.generations.find((g) => g.code === result.generation);
   const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => revealVerdict(section.current, heading.current), [result]);
@@ -94,7 +95,8 @@ export function NewgenResult({ result, rules }: { result: NewgenCheck; rules?: C
 
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
         <ReasonFact fact={verdict.generation} testId="generation-fact">
-          <GenerationBadge generation={result.generation} label={result.generationLabel} veteran={result.isVeteran} newgen={result.isNewgen} />
+          {/* The era's own colour (a Midgen pill stays amber beside a Veteran made by badges). */}
+          <GenerationBadge generation={result.generation} label={result.generationLabel} veteran={era ? !!era.veteran : result.isVeteran} newgen={era ? !!era.newgen : result.isNewgen} />
         </ReasonFact>
         <ReasonFact fact={verdict.badges} testId="elc-fact">
           <span data-testid="elc-count">{verdict.badges.value}</span>
