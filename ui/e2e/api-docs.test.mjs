@@ -190,10 +190,10 @@ describe('/api-docs', () => {
       assert.equal(mine.requests, 3);
       await page.getByRole('button', { name: 'Refresh', exact: true }).click();
       await eventually(async () => assert.equal(await figure(card, 'Requests'), '3'));
-      assert.equal(await figure(card, 'Last used'), await page.evaluate((iso) => new Date(iso).toLocaleString(), mine.lastUsed));
+      assert.equal(await figure(card, 'Last used'), await page.evaluate((iso) => { const d = new Date(iso); return `${d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}, ${d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`; }, mine.lastUsed));
       assert.equal(await figure(card, 'Last IP'), mine.lastUsedFromIp);
       assert.equal(await figure(card, 'Unique IPs'), String(mine.uniqueIps));
-      assert.equal(await figure(card, 'Created'), await page.evaluate((iso) => new Date(iso).toLocaleString(), mine.created));
+      assert.equal(await figure(card, 'Created'), await page.evaluate((iso) => { const d = new Date(iso); return `${d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}, ${d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`; }, mine.created));
 
       // the next generation clears the first key from view; only the new one is shown
       await dismissToasts(page);

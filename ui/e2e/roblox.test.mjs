@@ -83,10 +83,11 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       assert.ok(GENERATIONS.includes(api.generation), api.generation);
       assert.equal(await text('generation'), api.generationLabel);
       assert.equal(await result.getByTestId('generation').getAttribute('data-generation'), api.generation);
-      assert.equal(await text('join-date'), await dayOf(page, api.joinDate));
+      assert.ok((await text('join-date')).startsWith(`${await dayOf(page, api.joinDate)} (`), 'the join date in words, then its age');
       assert.match(await text('account-age'), new RegExp(`^${api.accountAge.toLocaleString('en-US')} days`));
-      assert.equal(await text('elc-count'), `${api.elcBadges.count} / ${api.elcBadges.total}`);
-      assert.ok((await text('classification')).startsWith(api.classification));
+      assert.equal(await text('elc-count'), `${api.elcBadges.count} of ${api.elcBadges.total}`);
+      assert.equal(await text('classification'), api.classification);
+      assert.equal(await text('confidence'), `, ${api.confidence}% confidence`);
       assert.equal(api.isVeteran, true, 'the fake veteran is classified a veteran');
       assert.equal(await result.getByTestId('verified').count(), api.hasVerifiedBadge ? 1 : 0);
       assert.notEqual(api.displayName, api.username, 'the fake gives the veteran a display name of its own');
@@ -126,10 +127,16 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       assert.equal(await page.getByTestId('newgen-result').count(), 0, 'the earlier result is gone');
       await dismissToasts(page);
 
+      // a name Roblox refuses: the server answers 400, and the page says why without asking it
       const bad = await newgenApi(env, FAKE.badUsername);
       assert.equal(bad.status, 400);
+      const asked = [];
+      page.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/newgen-check/') && asked.push(r.url()));
       await analyze(page, FAKE.badUsername);
-      await expectToast(page, 'Analysis Failed', { description: bad.body.error, destructive: true });
+      const problem = page.getByTestId('username-problem');
+      await visible(problem);
+      assert.ok((await problem.innerText()).includes(bad.body.message), `the server's own sentence: ${bad.body.message}`);
+      assert.equal(asked.length, 0, 'nothing sent for a name Roblox refuses');
       env.assertNoConsoleErrors(page, { allow: [...EXPECTED_ERRORS, CDN_MISS] });
     });
 
@@ -274,11 +281,13 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       const images = page.getByTestId('badge-image');
       await eventually(async () => {
         assert.equal(await images.nth(0).getAttribute('data-fallback'), '2');
-        assert.equal(await images.nth(0).getAttribute('src'), 'https://img.e2e.invalid/ok.png');
+        assert.equal(await images.nth(0).locator('img').getAttribute('src'), 'https://img.e2e.invalid/ok.png');
+        assert.equal(await images.nth(0).getAttribute('data-loaded'), 'true');
       });
       await eventually(async () => assert.ok((await images.count()) > 1, 'a second badge, whose three sources all fail'));
       await eventually(async () => assert.equal(await images.nth(1).getAttribute('data-fallback'), 'placeholder'));
       assert.equal(await images.nth(1).getAttribute('role'), 'img');
+      assert.equal(await images.nth(1).locator('img').count(), 0, 'no broken image left, so no alt text drawn');
       env.assertNoConsoleErrors(page, { allow: [failedLoad(404), CDN_MISS] });
     });
 
@@ -313,7 +322,7 @@ describe('roblox pages (fake Roblox, no cookie: award dates refused; then Roblox
       const { body: api } = await newgenApi(env, FAKE.veteran);
       assert.equal(api.elcBadges.available, false);
       assert.ok((await note.innerText()).includes(api.elcBadges.unavailableReason), 'the server says why');
-      assert.equal((await page.getByTestId('elc-count').innerText()).trim(), 'Unavailable');
+      assert.equal((await page.getByTestId('elc-count').innerText()).trim(), 'Not shown by Roblox');
       assert.equal(await page.getByTestId('elc-badge').count(), 0);
       await axeClean(page, `award dates unavailable (${vp})`);
 
@@ -414,7 +423,7 @@ describe('roblox pages (fake Roblox, Open Cloud key: no cookie needed)', () => {
       const { body: api } = await newgenApi(env, FAKE.veteran);
       assert.deepEqual(api.robloxSources, { profile: 'openCloud', awardDates: 'openCloud' });
       assert.ok(api.elcBadges.count > 0);
-      await eventually(async () => assert.ok((await page.getByTestId('elc-count').innerText()).includes(`${api.elcBadges.count} / ${api.elcBadges.total}`)));
+      await eventually(async () => assert.ok((await page.getByTestId('elc-count').innerText()).includes(`${api.elcBadges.count} of ${api.elcBadges.total}`)));
       assert.equal(await page.getByTestId('elc-badge').count(), api.elcBadges.count);
       assert.equal((await page.getByTestId('roblox-sources').innerText()).trim(), 'Join date from Roblox Open Cloud; award dates from Roblox Open Cloud.');
       await axeClean(page, `Open Cloud result (${vp})`);

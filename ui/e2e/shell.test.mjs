@@ -253,7 +253,7 @@ describe('shell', () => {
       const footer = page.locator('footer');
       await footer.scrollIntoViewIfNeeded();
       await visible(footer.getByText('System Info'));
-      const started = await page.evaluate((iso) => new Date(iso).toLocaleString(), health.startedAt);
+      const started = await page.evaluate((iso) => { const d = new Date(iso); return `${d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}, ${d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`; }, health.startedAt);
       await eventually(async () => {
         const text = (await footer.innerText()).replace(/\s+/g, ' ');
         assert.ok(text.includes('V-1.6'), 'version V-1.6');

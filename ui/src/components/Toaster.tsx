@@ -2,7 +2,12 @@ import { X } from 'lucide-react';
 import { useToast } from '../lib/toast';
 import { cn } from './ui/cn';
 
-/** Renders the open toasts (at most one) in a polite live region, top right. */
+/**
+ * Renders the open toasts (at most one) in a polite live region where they cover neither a page's title nor its
+ * result: on phones at the bottom, just above the bottom banner (its height is --banner-h, at most 120 px), where
+ * the page's title and a result brought into view are not; from `sm` up at the top right, under the top bar,
+ * beside the title (a narrow column until `lg`, so a title on the left stays clear).
+ */
 export function Toaster() {
   const { toasts, dismiss } = useToast();
   const open = toasts.filter((t) => t.open);
@@ -12,7 +17,7 @@ export function Toaster() {
       aria-label="Notifications"
       aria-live="polite"
       aria-atomic="false"
-      className="pointer-events-none fixed inset-x-0 top-16 z-[100] flex flex-col items-center gap-2 p-4 sm:left-auto sm:right-0 sm:w-full sm:max-w-md sm:items-stretch"
+      className="pointer-events-none fixed inset-x-0 bottom-[var(--banner-h,0px)] z-[100] flex flex-col items-center gap-2 p-4 sm:bottom-auto sm:left-auto sm:right-0 sm:top-16 sm:w-full sm:max-w-sm sm:items-stretch lg:max-w-md"
     >
       {open.map((t) => (
         <div

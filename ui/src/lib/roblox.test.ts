@@ -21,6 +21,13 @@ import {
   sourceAfterFailures,
   splitShown,
   type MonitoredBadge,
+  buildVerdict,
+  detectorPath,
+  initialsOf,
+  robloxProfileUrl,
+  usernameProblem,
+  type ClassificationRules,
+  type NewgenCheck,
 } from './roblox';
 
 function badge(name: string, description: string, id = 1): MonitoredBadge {
@@ -186,5 +193,164 @@ describe('where Roblox data came from', () => {
     expect(describeSources({ profile: 'openCloud', awardDates: null })).toBe('Join date from Roblox Open Cloud');
     expect(describeSources({ profile: null, awardDates: null })).toBeNull();
     expect(describeSources(undefined)).toBeNull();
+  });
+});
+
+describe('usernames, links and initials', () => {
+  it('accepts what Roblox accepts and says why not otherwise', () => {
+    for (const ok of ['abc', 'OldBuilder2009', 'new_player', 'A'.repeat(20)]) expect(usernameProblem(ok)).toBeNull();
+    expect(usernameProblem('ab')).toMatch(/3 to 20/);
+    expect(usernameProblem('A'.repeat(21))).toMatch(/3 to 20/);
+    expect(usernameProblem('bad name!')).toMatch(/letters, digits/);
+    expect(usernameProblem('a_b_c')).toMatch(/one underscore/);
+    expect(usernameProblem('_abc')).toMatch(/start or end/);
+    expect(usernameProblem('<script>')).not.toBeNull();
+  });
+  it('builds the detector and profile addresses', () => {
+    expect(detectorPath('OldBuilder2009')).toBe('/newgen-detector?username=OldBuilder2009');
+    expect(robloxProfileUrl(10001)).toBe('https://www.roblox.com/users/10001/profile');
+  });
+  it('takes up to two initials', () => {
+    expect(initialsOf('OldBuilder2009')).toBe('OB');
+    expect(initialsOf('new_player')).toBe('NP');
+    expect(initialsOf('zed')).toBe('Z');
+    expect(initialsOf('2fast')).toBe('2F');
+  });
+});
+
+describe('buildVerdict', () => {
+  const rules: ClassificationRules = {
+    generations: [
+      { name: 'OG', code: 'VETERAN', joinedBefore: '2013-01-01', classification: 'Veteran', veteran: true },
+      { name: 'Oldgen', code: 'OLDGEN', joinedBefore: '2017-01-01', classification: 'Veteran', veteran: true },
+      { name: 'Midgen', code: 'MIDGEN', joinedBefore: '2021-01-01', classification: 'Regular' },
+      { name: 'Newgen', code: 'NEWGEN', classification: 'Newgen', newgen: true },
+    ],
+    elcVeteranMin: 1,
+    elcClassification: 'ELC Veteran',
+    reasonElc: '',
+    reasonNoElc: '',
+    reasonJoinDateOnly: '',
+  };
+  const now = new Date('2026-11-27T12:00:00Z');
+  const badge = (n: number) => ({ name: `Badge ${n}`, badgeId: n, description: '', awardedDate: '2013-03-04T00:00:00Z' });
+  function check(over: Partial<NewgenCheck>, badges: { count: number; total?: number; available?: boolean }): NewgenCheck {
+    return {
+      success: true,
+      username: 'OldBuilder2009',
+      displayName: 'Old Builder',
+      userId: 10001,
+      avatarUrl: '',
+      hasVerifiedBadge: false,
+      joinDate: '2009-05-01T10:00:00Z',
+      accountAge: 6420,
+      generation: 'VETERAN',
+      generationLabel: 'OG',
+      isNewgen: false,
+      isVeteran: true,
+      classification: 'Veteran',
+      confidence: 80,
+      reason: '',
+      evidence: [],
+      isBanned: false,
+      elcBadges: {
+        count: badges.count,
+        total: badges.total ?? 6,
+        available: badges.available ?? true,
+        badges: Array.from({ length: badges.count }, (_, i) => badge(i + 1)),
+        unavailableReason: badges.available === false ? 'Roblox refused.' : null,
+      },
+      robloxSources: { profile: null, awardDates: null },
+      checkedAt: '2026-11-27T11:00:00Z',
+      apiKey: { name: 'public', requests: 1 },
+      ...over,
+    } as NewgenCheck;
+  }
+
+  it('a veteran by join date and badges: one word, one sentence, the name in the share title', () => {
+    const v = buildVerdict(check({ classification: 'ELC Veteran', confidence: 95 }, { count: 4 }), rules, now);
+    expect(v.headline).toBe('Veteran');
+    expect(v.byBadges).toBe(true);
+    expect(v.sentence).toBe('Veteran: this account joined Roblox on May 1, 2009 (17 years ago) and owns 4 of the 6 early-player (ELC) badges.');
+    expect(v.title).toBe('OldBuilder2009 is a Veteran');
+    expect(v.generation.value).toBe('OG');
+    expect(v.generation.explanation).toBe('Accounts that joined before Jan 1, 2013 are OG. By join date, OG accounts count as Veteran.');
+    expect(v.badges).toEqual({
+      label: 'Early-player (ELC) badges',
+      value: '4 of 6',
+      explanation: 'Owning at least one makes a player a Veteran, whatever the join date.',
+    });
+  });
+
+  it('a veteran by badges with a Midgen join date reads as one story, never "Regular"', () => {
+    const v = buildVerdict(
+      check({ joinDate: '2019-08-12T12:00:00Z', generation: 'MIDGEN', generationLabel: 'Midgen', classification: 'ELC Veteran', confidence: 95 }, { count: 1, total: 7 }),
+      rules,
+      now,
+    );
+    expect(v.headline).toBe('Veteran');
+    expect(v.sentence).toBe(
+      'Veteran: this account joined Roblox on Aug 12, 2019 (7 years ago), a Midgen account, but it owns 1 of the 7 early-player (ELC) badges, and owning even one makes a player a veteran.',
+    );
+    expect(v.generation.explanation).toBe(
+      'Accounts that joined from Jan 1, 2017 to Dec 31, 2020 are Midgen. By join date alone that counts as Regular; the early-player badges count for more.',
+    );
+    expect(v.sentence).not.toMatch(/Regular/);
+  });
+
+  it('a Midgen without badges is the era\'s classification, and the facts say why', () => {
+    const v = buildVerdict(
+      check({ joinDate: '2019-07-08T09:10:11Z', generation: 'MIDGEN', generationLabel: 'Midgen', classification: 'Regular', isVeteran: false }, { count: 0 }),
+      rules,
+      now,
+    );
+    expect(v.headline).toBe('Regular');
+    expect(v.byBadges).toBe(false);
+    expect(v.sentence).toBe('Regular: this account joined Roblox on Jul 8, 2019 (7 years ago), so it is a Midgen account, and it owns none of the 6 early-player (ELC) badges.');
+    expect(v.generation.explanation).toBe('Accounts that joined from Jan 1, 2017 to Dec 31, 2020 are Midgen. Without any early-player badges, Midgen accounts count as Regular.');
+    expect(v.badges.explanation).toBe('Owning at least one makes a player a Veteran, whatever the join date; this account owns none.');
+    expect(v.title).toBe('OldBuilder2009 is a Regular');
+  });
+
+  it('a newgen, the last era open-ended', () => {
+    const v = buildVerdict(
+      check({ joinDate: '2025-02-03T04:05:06Z', generation: 'NEWGEN', generationLabel: 'Newgen', classification: 'Newgen', isVeteran: false, isNewgen: true }, { count: 0 }),
+      rules,
+      now,
+    );
+    expect(v.headline).toBe('Newgen');
+    expect(v.sentence).toMatch(/^Newgen: this account joined Roblox on Feb 3, 2025 \(1 year ago\), so it is a Newgen account/);
+    expect(v.generation.explanation).toMatch(/^Accounts that joined on or after Jan 1, 2021 are Newgen\./);
+  });
+
+  it('award dates refused: the join date alone decides, and it says so', () => {
+    const v = buildVerdict(
+      check({ generation: 'OLDGEN', generationLabel: 'Oldgen', joinDate: '2014-05-06T00:00:00Z', confidence: 55 }, { count: 0, available: false }),
+      rules,
+      now,
+    );
+    expect(v.headline).toBe('Veteran');
+    expect(v.byBadges).toBe(false);
+    expect(v.sentence).toBe(
+      'Veteran: this account joined Roblox on May 6, 2014 (12 years ago), so it is an Oldgen account. Roblox did not show its early-player (ELC) badges, so the join date alone decides.',
+    );
+    expect(v.badges.value).toBe('Not shown by Roblox');
+  });
+
+  it('fewer badges than the rule asks for', () => {
+    const v = buildVerdict(
+      check({ generation: 'MIDGEN', generationLabel: 'Midgen', joinDate: '2019-01-01T00:00:00Z', classification: 'Regular', isVeteran: false }, { count: 1 }),
+      { ...rules, elcVeteranMin: 2 },
+      now,
+    );
+    expect(v.sentence).toMatch(/owns 1 of the 6 early-player \(ELC\) badges, fewer than the 2 that make a veteran\.$/);
+    expect(v.badges.explanation).toBe('Owning 2 or more makes a player a Veteran, whatever the join date; this account owns only one.');
+  });
+
+  it('without the site rules it still reads from the answer alone', () => {
+    const v = buildVerdict(check({ classification: 'ELC Veteran' }, { count: 2 }), undefined, now);
+    expect(v.headline).toBe('ELC Veteran');
+    expect(v.sentence).toMatch(/^ELC Veteran: this account joined Roblox on May 1, 2009/);
+    expect(v.generation.explanation).not.toMatch(/undefined/);
   });
 });

@@ -1,6 +1,7 @@
 // Roblox lookups as the server answers them: the badge monitor, the newgen check and
 // the bot's analyze / quick check, plus the small formatting and image-fallback helpers the three pages share.
 import { ApiError, apiRequest } from './api';
+import { formatAge, formatDate, formatMoment as formatMomentOf } from './format';
 import type { components } from './api/schema';
 
 // ------------------------------------------------------------------------------------------------
@@ -63,6 +64,38 @@ export type BotError = Pick<Schemas['ErrorBody'], 'error' | 'message'>;
 
 export const BADGE_MONITOR_QUERY = ['/api/badge-monitor'] as const;
 
+/**
+ * Why `name` cannot be a Roblox username (the server's rules, src/roblox/classify.rs `check_username`, with its
+ * sentences), or null when it can: 3-20 characters, letters, digits and at most one underscore, not first or last.
+ */
+export function usernameProblem(name: string): string | null {
+  if (name.length < 3 || name.length > 20) return 'Roblox usernames are 3 to 20 characters long.';
+  if (!/^[A-Za-z0-9_]+$/.test(name)) return 'Roblox usernames use only letters, digits and one underscore.';
+  if ((name.match(/_/g) ?? []).length > 1) return 'Roblox usernames have at most one underscore.';
+  if (name.startsWith('_') || name.endsWith('_')) return 'A Roblox username cannot start or end with an underscore.';
+  return null;
+}
+
+/** The detector's own address for a player: opening it runs the check (the page reads ?username=). */
+export function detectorPath(username: string): string {
+  return `/newgen-detector?username=${encodeURIComponent(username)}`;
+}
+
+/** Roblox's profile page of a user (Roblox's address, the same for every game). */
+export function robloxProfileUrl(userId: number): string {
+  return `https://www.roblox.com/users/${userId}/profile`;
+}
+
+/** Up to two capitals for an avatar that cannot load: "OldBuilder2009" -> "OB", "new_player" -> "NP", "zed" -> "Z". */
+export function initialsOf(name: string): string {
+  const words = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/)
+    .filter(Boolean);
+  const letters = words.slice(0, 2).map((w) => w[0].toUpperCase());
+  return letters.join('') || '?';
+}
+
 /** The username is trimmed and empty input is ignored. Returns null for "ignore". */
 export function cleanUsername(input: string): string | null {
   const name = input.trim();
@@ -117,21 +150,14 @@ export function formatAccountAge(days: number): string {
   return `${formatDays(days)} (${(days / 365.25).toFixed(1)} years)`;
 }
 
-/** A date in words, UTC (Roblox dates are UTC; a join date has no meaningful local time). */
+/** A Roblox date in the site's one style ("Jun 15, 2009"), read in UTC: Roblox's days are UTC days (the server's too). */
 export function formatDay(iso: string | null | undefined): string {
-  if (!iso) return 'Unknown';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return 'Unknown';
-  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return formatDate(iso, { utc: true, fallback: 'Unknown' });
 }
 
-/** A time of day with the date when it is not today: for 'Last updated' and stale marks. */
+/** "Last updated" and stale marks: the time alone today, else the date with the time (lib/format.ts). */
 export function formatMoment(iso: string | null | undefined, now: Date = new Date()): string {
-  if (!iso) return 'never';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return 'never';
-  const time = d.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return d.toDateString() === now.toDateString() ? time : `${d.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}, ${time}`;
+  return formatMomentOf(iso, { now, fallback: 'never' });
 }
 
 /** The name of a global-stats badge (`mostPopular`, `rarest`; null before any figures). */
@@ -224,4 +250,119 @@ export function chartDescription(days: readonly ChartDay[]): string {
 /** Whether Roblox refused the award dates (the page then says so instead of listing badges). */
 export function awardDatesRefused(dates: AwardDates): boolean {
   return dates.available === false;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The verdict: one headline and one plain sentence, and the two facts it rests on (the join-date generation and the
+// ELC badges), worded so they never contradict it. The words come from the answer and site.toml [classification].
+
+export type ClassificationRules = Schemas['Classification'];
+
+/**
+ * What "ELC" stands for in words (the site's own: the page and site.toml call them early-player badges); the
+ * result writes "early-player (ELC) badges" once and "early-player badges" after.
+ */
+export const ELC_WORDS = 'early-player';
+
+export interface VerdictFact {
+  /** The fact's label. */
+  label: string;
+  /** Its value, short ("Midgen", "4 of 6"). */
+  value: string;
+  /** One sentence that says what the value means and how it relates to the headline. */
+  explanation: string;
+}
+
+export interface Verdict {
+  /** The one word people read first: "Veteran", "Regular", "Newgen" (site.toml's words). */
+  headline: string;
+  /** "Veteran: this account joined Roblox on ..." */
+  sentence: string;
+  /** "OldBuilder2009 is a Veteran": the share title. */
+  title: string;
+  /** Whether the ELC badges decided it (rather than the join date). */
+  byBadges: boolean;
+  generation: VerdictFact;
+  badges: VerdictFact;
+}
+
+const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+/** The day before `day` (YYYY-MM-DD): an era's last day, its `joinedBefore` being exclusive. */
+function dayBefore(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return day;
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** "Accounts that joined from Jan 1, 2017 to Dec 31, 2020", from the eras of site.toml (null when unknown). */
+function eraSpan(rules: ClassificationRules | undefined, code: Generation): string | null {
+  const eras = rules?.generations ?? [];
+  const i = eras.findIndex((g) => g.code === code);
+  if (i < 0) return null;
+  const from = i > 0 ? eras[i - 1].joinedBefore : null;
+  const before = eras[i].joinedBefore;
+  if (from && before) return `Accounts that joined from ${formatDay(from)} to ${formatDay(dayBefore(before))}`;
+  if (before) return `Accounts that joined before ${formatDay(before)}`;
+  if (from) return `Accounts that joined on or after ${formatDay(from)}`;
+  return null;
+}
+
+/** The verdict of a newgen check, in words a young player understands. `now` dates the "N years ago". */
+export function buildVerdict(result: NewgenCheck, rules?: ClassificationRules, now: Date = new Date()): Verdict {
+  const elc = result.elcBadges;
+  const readable = !awardDatesRefused(elc);
+  const min = Math.max(1, rules?.elcVeteranMin ?? 1);
+  const era = rules?.generations.find((g) => g.code === result.generation);
+  const eraName = result.generationLabel || result.generation;
+  const byBadges = result.isVeteran && readable && elc.count >= min;
+  // A veteran by badges is the site's veteran word (its veteran eras' classification); the API's own
+  // classification for it (e.g. "ELC Veteran") stays on the page beside its confidence.
+  const veteranWord = rules?.generations.find((g) => g.veteran)?.classification ?? result.classification;
+  const headline = byBadges ? veteranWord : result.classification;
+  const eraWord = era?.classification ?? result.classification;
+
+  const joined = `joined Roblox on ${formatDay(result.joinDate)} (${formatAge(result.joinDate, { utc: true, now })})`;
+  const elcFull = `${ELC_WORDS} (ELC) badges`;
+  const owns = (n: number) => (n === 0 ? `owns none of the ${elc.total} ${elcFull}` : `owns ${n} of the ${elc.total} ${elcFull}`);
+  const enough = min === 1 ? 'owning even one makes a player' : `owning ${min} or more makes a player`;
+  let sentence: string;
+  if (byBadges && era && !era.veteran) {
+    sentence = `${headline}: this account ${joined}, a ${eraName} account, but it ${owns(elc.count)}, and ${enough} ${article(headline)} ${headline.toLowerCase()}.`;
+  } else if (byBadges) {
+    sentence = `${headline}: this account ${joined} and ${owns(elc.count)}.`;
+  } else if (!readable) {
+    sentence = `${headline}: this account ${joined}, so it is ${article(eraName)} ${eraName} account. Roblox did not show its ${elcFull}, so the join date alone decides.`;
+  } else if (elc.total === 0) {
+    sentence = `${headline}: this account ${joined}, so it is ${article(eraName)} ${eraName} account.`;
+  } else if (elc.count === 0) {
+    sentence = `${headline}: this account ${joined}, so it is ${article(eraName)} ${eraName} account, and it ${owns(0)}.`;
+  } else {
+    sentence = `${headline}: this account ${joined}, so it is ${article(eraName)} ${eraName} account, and it ${owns(elc.count)}, fewer than the ${min} that make ${article(veteranWord)} ${veteranWord.toLowerCase()}.`;
+  }
+
+  const span = eraSpan(rules, result.generation);
+  const spanText = span ? `${span} are ${eraName}. ` : '';
+  const generation: VerdictFact = {
+    label: 'Generation by join date',
+    value: eraName,
+    explanation:
+      byBadges && eraWord !== headline
+        ? `${spanText}By join date alone that counts as ${eraWord}; the ${ELC_WORDS} badges count for more.`
+        : era?.veteran || !readable
+          ? `${spanText}By join date, ${eraName} accounts count as ${eraWord}.`
+          : `${spanText}Without ${min === 1 ? 'any' : `${min} or more`} ${ELC_WORDS} badges, ${eraName} accounts count as ${eraWord}.`,
+  };
+  const badges: VerdictFact = {
+    label: `${ELC_WORDS[0].toUpperCase()}${ELC_WORDS.slice(1)} (ELC) badges`,
+    value: !readable ? 'Not shown by Roblox' : `${elc.count} of ${elc.total}`,
+    explanation: !readable
+      ? 'Roblox did not share them with this site, so they could not count.'
+      : elc.total === 0
+        ? 'This site has no such badges set up, so the join date decides.'
+        : `Owning ${min === 1 ? 'at least one' : `${min} or more`} makes a player ${article(veteranWord)} ${veteranWord}, whatever the join date${byBadges ? '.' : `; this account owns ${elc.count === 0 ? 'none' : plural(elc.count, 'only one', `only ${elc.count}`)}.`}`,
+  };
+  return { headline, sentence, title: `${result.username} is ${article(headline)} ${headline}`, byBadges, generation, badges };
 }

@@ -121,6 +121,8 @@ export interface SiteSettings {
   pages: PageText[];
   /** Products with Discord updates (site.toml [updates.<product>]). */
   updates?: Record<string, { title: string | null }>;
+  /** site.toml [classification]: the eras by join date and the ELC rule (the newgen verdict explains itself with them). */
+  classification?: import('./api/schema').components['schemas']['Classification'];
 }
 
 export interface PageText {

@@ -4,6 +4,7 @@ import ApiDocs from './ApiDocs';
 import { renderWithClient, makeCommands, guides, site } from '../test/helpers';
 import { lastToast, mockApi, type ApiRoutes } from '../components/admin/test-utils';
 import type { ApiKey } from '../lib/apiKeys';
+import { formatDateTime } from '../lib/format';
 
 const PUBLIC_KEY = 'fhk_publicpublicpublicpublicpublicpublic0';
 const NEW_KEY = 'fhk_aaaaaaaa11111111222222223333333344444444';
@@ -164,7 +165,7 @@ describe('/api-docs', () => {
     expect(first.getByText(`${NEW_KEY.slice(0, 12)}…`)).toBeTruthy();
     expect(first.getByTestId('key-requests').textContent).toBe('42');
     expect(cards[0].textContent).toContain('198.51.100.0');
-    expect(cards[0].textContent).toContain(new Date('2026-11-21T09:30:00Z').toLocaleString());
+    expect(cards[0].textContent).toContain(formatDateTime('2026-11-21T09:30:00Z'));
     expect(cards[0].textContent).toContain('Unique IPs3');
     expect(cards[1].textContent).toContain('Last usedNever');
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import NewgenDetector from './NewgenDetector';
 import { renderWithClient, site } from '../test/helpers';
@@ -20,6 +20,7 @@ async function typeAndSubmit(name: string) {
 }
 
 describe('/newgen-detector', () => {
+  beforeEach(() => window.history.replaceState(null, '', '/newgen-detector'));
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();
@@ -48,24 +49,35 @@ describe('/newgen-detector', () => {
     expect(screen.getByTestId('verified').textContent).toBe('Verified');
     expect(text('display-name')).toBe('The Old Builder');
     expect(text('user-id')).toBe('1234');
-    expect(text('join-date')).toBe('May 1, 2009');
+    expect(text('join-date')).toMatch(/^May 1, 2009 \(\d+ years ago\)$/);
     // people see the site's name of the era; the code the API answered stays on the element
     expect(text('generation')).toBe('OG');
     expect(screen.getByTestId('generation').getAttribute('data-generation')).toBe('VETERAN');
-    expect(text('account-age')).toBe('6,415 days (17.6 years)');
-    expect(text('elc-count')).toBe('2 / 3');
-    expect(text('classification')).toBe('Veteran(95% confidence)');
-    expect(text('reason')).toContain('Joined before 2012');
-    expect(Array.from(screen.getByTestId('evidence').querySelectorAll('li')).map((li) => li.getAttribute('data-kind'))).toEqual(['joinDate', 'elcBadge']);
-    expect(screen.getByTestId('evidence').textContent).toContain('Owns Early Builder (Jan 2, 2010)');
+    expect(text('account-age')).toBe('6,415 days');
+    expect(text('elc-count')).toBe('2 of 3');
+    expect(text('classification')).toBe('Veteran');
+    expect(text('confidence')).toBe(', 95% confidence');
+    // one headline and one sentence; the two facts explain themselves
+    expect(text('verdict-headline')).toBe('Verdict: Veteran');
+    expect(text('verdict-sentence')).toMatch(/^Veteran: this account joined Roblox on May 1, 2009 \(\d+ years ago\) and owns 2 of the 3 early-player \(ELC\) badges\.$/);
+    expect(text('elc-fact-explanation')).toBe('Owning at least one makes a player a Veteran, whatever the join date.');
+    expect(screen.queryByTestId('reason')).toBeNull();
     expect(screen.getAllByTestId('elc-badge').map((li) => li.textContent)).toEqual([
       'Early Builder ID: 11Awarded Jan 2, 2010',
       'First Election ID: 12Awarded Mar 4, 2010',
     ]);
+    const profile = screen.getByTestId('profile-link');
+    expect(profile.getAttribute('href')).toBe('https://www.roblox.com/users/1234/profile');
+    expect(profile.getAttribute('target')).toBe('_blank');
+    expect(profile.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(screen.getByRole('button', { name: 'Share OldBuilder is a Veteran' })).toBeTruthy();
+    // the check is in the address, replacing the entry the page was opened with
+    expect(window.location.pathname + window.location.search).toBe('/newgen-detector?username=OldBuilder');
     expect(text('key-name')).toBe('Public key');
     expect(text('key-requests')).toBe('42');
-    expect(text('checked-at')).not.toBe('Never');
+    expect(text('checked-at')).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/);
     expect(result.querySelector('img')!.getAttribute('alt')).toBe("OldBuilder's avatar");
+    expect(screen.getByTestId('avatar-initials').textContent).toBe('OB');
     expect(lastToast().title).toBe('Analysis Complete');
     expect(button.textContent).toBe('Analyze Player');
   });
@@ -92,8 +104,9 @@ describe('/newgen-detector', () => {
     const note = await screen.findByTestId('award-dates-unavailable');
     expect(note.textContent).toContain('Award dates are unavailable: Roblox now requires a signed-in cookie to read award dates.');
     expect(note.textContent).toContain('from the join date alone, with a lower confidence');
-    expect(screen.getByTestId('elc-count').textContent).toBe('Unavailable');
-    expect(screen.getByTestId('confidence').textContent).toBe('(60% confidence)');
+    expect(screen.getByTestId('elc-count').textContent).toBe('Not shown by Roblox');
+    expect(screen.getByTestId('confidence').textContent).toBe(', 60% confidence');
+    expect(screen.getByTestId('verdict-sentence').textContent).toContain('so the join date alone decides');
     expect(screen.queryByTestId('elc-list')).toBeNull();
   });
 
@@ -121,5 +134,33 @@ describe('/newgen-detector', () => {
     fireEvent.input(screen.getByLabelText('Roblox username'), { target: { value: 'x' } });
     expect((screen.getByTestId('analyze') as HTMLButtonElement).disabled).toBe(true);
     expect(api.calls.filter((c) => c.path.startsWith('/api/newgen-check'))).toHaveLength(0);
+  });
+
+  it('runs the check of ?username= when opened, and refuses a name Roblox would not accept without calling', async () => {
+    window.history.replaceState(null, '', '/newgen-detector?username=OldBuilder');
+    const api = mockApi(routes({ '/api/newgen-check/OldBuilder': newgenCheck() }));
+    renderWithClient(<NewgenDetector />);
+    await screen.findByTestId('newgen-result');
+    expect((screen.getByLabelText('Roblox username') as HTMLInputElement).value).toBe('OldBuilder');
+    expect(api.calls.filter((c) => c.path.startsWith('/api/newgen-check'))).toHaveLength(1);
+    cleanup();
+
+    window.history.replaceState(null, '', '/newgen-detector?username=bad%20name!');
+    const api2 = mockApi(routes());
+    renderWithClient(<NewgenDetector />);
+    const problem = await screen.findByTestId('username-problem');
+    expect(problem.textContent).toBe('“bad name!” is not a Roblox username. Roblox usernames use only letters, digits and one underscore.');
+    expect(screen.getByLabelText('Roblox username').getAttribute('aria-invalid')).toBe('true');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api2.calls.filter((c) => c.path.startsWith('/api/newgen-check'))).toHaveLength(0);
+  });
+
+  it('says what is wrong with a name typed in the form, and sends nothing', async () => {
+    const api = mockApi(routes());
+    renderWithClient(<NewgenDetector />);
+    await typeAndSubmit('a_b_c');
+    expect((await screen.findByTestId('username-problem')).textContent).toContain('at most one underscore');
+    expect(api.calls.filter((c) => c.path.startsWith('/api/newgen-check'))).toHaveLength(0);
+    expect(window.location.search).toBe('');
   });
 });

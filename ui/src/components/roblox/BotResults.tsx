@@ -8,6 +8,7 @@ import {
   type BotError,
   type BotQuickCheck,
 } from '../../lib/roblox';
+import { formatDaysInText } from '../../lib/format';
 import { Card } from '../ui/Card';
 import { GenerationBadge } from './labels';
 import { AwardDatesUnavailable, EvidenceList, Fact, PlayerHeader } from './PlayerHeader';
@@ -18,7 +19,7 @@ export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
   return (
     <Card className="flex flex-col gap-5 p-5 sm:p-6" data-testid="analysis-result">
       <p className="text-xs font-semibold uppercase tracking-wide text-violet-300">Full analysis</p>
-      <PlayerHeader username={result.username} displayName={result.displayName} avatarUrl={result.avatarUrl} verified={result.hasVerifiedBadge}>
+      <PlayerHeader username={result.username} displayName={result.displayName} avatarUrl={result.avatarUrl} verified={result.hasVerifiedBadge} userId={result.userId}>
         <div className="mt-2 flex flex-wrap items-center gap-2">
           <GenerationBadge generation={result.status.generation} label={result.status.generationLabel} veteran={result.status.isVeteran} newgen={result.status.isNewgen} />
         </div>
@@ -33,7 +34,7 @@ export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
       {result.status.reason && (
         <p className="text-sm text-slate-300" data-testid="reason">
           <span className="font-semibold text-slate-100">Why: </span>
-          {result.status.reason}
+          {formatDaysInText(result.status.reason)}
         </p>
       )}
       {result.status.evidence && <EvidenceList evidence={result.status.evidence} />}

@@ -1,30 +1,38 @@
 import type { ComponentChildren } from 'preact';
-import { formatDay, type Evidence } from '../../lib/roblox';
-import { User } from 'lucide-react';
+import { formatDay, initialsOf, robloxProfileUrl, type Evidence } from '../../lib/roblox';
+import { ExternalLink, User } from 'lucide-react';
+import { formatDaysInText } from '../../lib/format';
 import { FallbackImage } from './FallbackImage';
 import { VerifiedMark } from './labels';
 
-/** Avatar, username with the verified mark, and the display name when it differs. */
+/** Avatar (the initials when it cannot load), username with the verified mark and a link to the Roblox profile, and the display name when it differs. */
 export function PlayerHeader({
   username,
   displayName,
   avatarUrl,
   verified,
+  userId,
+  actions,
   children,
 }: {
   username: string;
   displayName: string;
   avatarUrl: string | null;
   verified: boolean;
+  /** Roblox's user id: the name links to the Roblox profile. */
+  userId?: number;
+  /** Buttons at the end of the row (e.g. Share). */
+  actions?: ComponentChildren;
   children?: ComponentChildren;
 }) {
   return (
-    <div className="flex items-start gap-4">
+    <div className="flex flex-wrap items-start gap-4">
       <FallbackImage
         src={avatarUrl}
         alt={`${username}'s avatar`}
         placeholder={User}
-        className="h-20 w-20 shrink-0 rounded-full"
+        initials={initialsOf(username)}
+        className="h-20 w-20 shrink-0 rounded-full text-2xl"
         testId="avatar"
       />
       <div className="min-w-0 flex-1">
@@ -37,8 +45,23 @@ export function PlayerHeader({
             {displayName}
           </p>
         )}
+        {typeof userId === 'number' && (
+          <a
+            href={robloxProfileUrl(userId)}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid="profile-link"
+            className="mt-1 inline-flex min-h-6 items-center gap-1 text-sm font-medium text-violet-300 underline-offset-2 hover:text-violet-200 hover:underline pointer-coarse:min-h-11"
+          >
+            Roblox profile
+            <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        )}
         {children}
       </div>
+      {/* On a phone the buttons take a row of their own, so the name keeps the width beside the avatar. */}
+      {actions && <div className="basis-full sm:basis-auto sm:shrink-0">{actions}</div>}
     </div>
   );
 }
@@ -74,7 +97,7 @@ export function EvidenceList({ evidence }: { evidence: Evidence[] }) {
       <ul className="mt-2 list-disc space-y-1 pl-5">
         {evidence.map((e, i) => (
           <li key={`${e.kind}-${i}`} data-kind={e.kind}>
-            {e.detail}
+            {formatDaysInText(e.detail)}
             {e.date && <span className="text-slate-400"> ({formatDay(e.date)})</span>}
           </li>
         ))}
