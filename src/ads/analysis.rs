@@ -219,7 +219,7 @@ fn evidence(website_url: &str, description: &str, links: &[String]) -> Vec<Evide
             (points > 0).then(|| Evidence { category: c.name.to_string(), points, matched })
         })
         .collect();
-    found.sort_by(|a, b| b.points.cmp(&a.points));
+    found.sort_by_key(|e| std::cmp::Reverse(e.points));
     found
 }
 
