@@ -365,3 +365,69 @@ async fn the_documented_form_states_the_constraints_the_server_enforces() {
         stored.iter().any(|a| a["websiteUrl"] == "https://nolinks.example/" && a["links"] == serde_json::json!([]))
     );
 }
+
+/// The built-in analysis names a category only when the ad's words say so: a build contest is
+/// not guessed into a video channel, a channel ad is still recognised, and the admins' answer
+/// carries the why (the matched words, a confidence, unsure).
+#[tokio::test]
+async fn the_analysis_says_when_it_is_unsure_and_why() {
+    let server =
+        Server::launch(Launch { args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()], ..Default::default() });
+    let key = crate::common::admin_key(&server);
+    let ad = |ip: &'static str, url: &'static str, description: &'static str, links: &'static str| {
+        let form = Form::new()
+            .text("websiteUrl", url)
+            .text("adDescription", description)
+            .text("duration", "1-day")
+            .text("links", links)
+            .part("image", Part::bytes(png(60, 20)).file_name("ad.png").mime_str("image/png").unwrap());
+        client().post(server.url("/api/advertise")).header("x-forwarded-for", ip).multipart(form).send()
+    };
+    let contest = ad(
+        "203.0.113.1",
+        "https://th-events.example/contest",
+        "TH BUILD CONTEST: build the best castle and win 1,000 coins! Entries close Friday; the winners are shown live on stream.",
+        r#"["https://www.youtube.com/watch?v=trailer"]"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(contest.status(), StatusCode::CREATED);
+    let contest_id = json(contest).await["id"].as_i64().unwrap();
+    let channel = ad(
+        "203.0.113.2",
+        "https://www.youtube.com/@BuilderBob",
+        "New building tutorials every week on my YouTube channel. Subscribe so you never miss one!",
+        "[]",
+    )
+    .await
+    .unwrap();
+    let channel_id = json(channel).await["id"].as_i64().unwrap();
+    let apps = applications(&server, &key).await;
+    let analysis = |id: i64| apps.iter().find(|a| a["id"] == id).unwrap()["aiAnalysis"].clone();
+
+    let a = analysis(contest_id);
+    assert_eq!(a["certainty"], "unsure", "{a}");
+    assert_eq!(a["category"], "Unsure");
+    assert_ne!(a["category"], "Video channel");
+    assert_eq!(a["callToAction"], "Visit site", "never 'Watch and subscribe' from a guess");
+    assert_eq!(a["mainProduct"], "th-events.example", "the site, not an invented product");
+    assert!(a["confidence"].as_u64().unwrap() < 50);
+    // What it leaned to and why, for the admin.
+    assert_eq!(a["guess"], "Video channel");
+    assert_eq!(a["evidence"][0]["matched"], serde_json::json!(["youtube.com (link)", "stream"]));
+    // The fields the spec lists are all still there.
+    for field in ["summary", "mainProduct", "category", "priceRange", "keyFeatures", "callToAction"] {
+        assert!(!a[field].is_null(), "{field}: {a}");
+    }
+
+    let c = analysis(channel_id);
+    assert_eq!(
+        (&c["certainty"], &c["category"]),
+        (&serde_json::json!("confident"), &serde_json::json!("Video channel")),
+        "{c}"
+    );
+    assert_eq!(c["callToAction"], "Watch and subscribe");
+    assert_eq!(c["confidence"], 100);
+    assert!(c["evidence"][0]["matched"].as_array().unwrap().contains(&serde_json::json!("youtube.com (website)")));
+    assert!(c["evidence"][0]["points"].as_u64().unwrap() > 0);
+}

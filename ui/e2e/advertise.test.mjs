@@ -6,51 +6,10 @@
 // accepted submissions (a 400 for a bad URL is not counted). The tests run in order and share the ads.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { deflateSync } from 'node:zlib';
 import { useSuite, VIEWPORT_NAMES, visible, hidden, hasCount, hasAttr, eventually, gotoApp, atPath } from './harness.mjs';
+import { makePng } from './png.mjs';
+import { axeViolations, assertClean } from './axe.mjs';
 import { adminSessionCookies, adminApi, expectToast, dismissToasts, backgroundHex, cssColorToHex, assertNoHorizontalOverflow } from './admin-helpers.mjs';
-
-// ------------------------------------------------------------------------------------------------
-// A real PNG, made here: `stripe` rows of one colour over a background of another.
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type, data) {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-/** An RGB PNG of `w`×`h`: colour `bg` with the top `stripe` rows in `fg` (colours as [r, g, b]). */
-function makePng(w, h, bg, fg, stripe) {
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * (w * 3 + 1);
-    raw[row] = 0; // filter: none
-    const [r, g, b] = y < stripe ? fg : bg;
-    for (let x = 0; x < w; x++) raw.set([r, g, b], row + 1 + x * 3);
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit, truecolour
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const TEAL_PNG = makePng(120, 80, [10, 95, 115], [250, 200, 40], 12);
 const ORANGE_PNG = makePng(96, 96, [232, 89, 12], [20, 20, 20], 10);
@@ -196,6 +155,19 @@ describe('advertising', () => {
       await f.submit.click();
       await expectToast(page, 'Missing Information', { description: MISSING, destructive: true });
       assert.equal(posts, 0);
+      // Each required field left empty is marked at the field, with its message tied to it; the focus goes to the first.
+      for (const [field, message] of [
+        [f.url, "Enter your website's address."],
+        [f.description, 'Describe what you advertise.'],
+        [f.image, 'Choose an image for your ad.'],
+      ]) {
+        await hasAttr(field, 'aria-invalid', 'true');
+        const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+        const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
+        assert.ok(texts.includes(message), `"${message}" is tied to the field (${texts.join(' | ')})`);
+        await visible(page.getByText(message, { exact: true }));
+      }
+      await eventually(async () => assert.equal(await f.url.evaluate((el) => el === document.activeElement), true, 'the first empty field has the focus'));
       await dismissToasts(page);
 
       // Links: one field, no remove; add two, remove the middle one; remove only while more than one.
@@ -273,6 +245,14 @@ describe('advertising', () => {
       assert.equal(res.status(), 201);
       submitted[vp] = (await res.json()).id;
       await expectToast(page, 'Advertisement Submitted!', { description: SUBMITTED, destructive: false });
+      // The request's reference (its id) and what happens next stay in view.
+      const notice = page.getByTestId('ad-submitted');
+      await visible(notice);
+      assert.equal((await notice.getByTestId('ad-reference').innerText()).trim(), `#${submitted[vp]}`);
+      assert.match(await notice.innerText(), /reviews it by hand/);
+      assert.match(await notice.innerText(), new RegExp(`runs for ${ad.duration === '1-month' ? '30 days' : '10 days'}`));
+      for (const field of [f.url, f.description, f.image]) await hasAttr(field, 'aria-invalid', null);
+      assertClean(await axeViolations(page), `/advertise after a submission (${vp})`);
 
       // The form is back to its start.
       await eventually(async () => assert.equal(await f.url.inputValue(), ''));
@@ -330,6 +310,16 @@ describe('advertising', () => {
     assert.ok(first.aiAnalysis.summary, 'the analysis has a summary');
     await visible(analysis.getByText(first.aiAnalysis.summary, { exact: true }));
     for (const feature of first.aiAnalysis.keyFeatures) await visible(analysis.getByText(feature, { exact: true }));
+    // How sure it is, and why: nothing in "block packs for builders" names a category for sure.
+    assert.equal(first.aiAnalysis.certainty, 'unsure');
+    assert.equal(first.aiAnalysis.category, 'Unsure');
+    const certainty = analysis.getByTestId('ad-analysis-certainty');
+    await hasAttr(certainty, 'data-certainty', 'unsure');
+    assert.match(await certainty.innerText(), new RegExp(`Unsure · ${first.aiAnalysis.confidence}% confidence`));
+    assert.match(await certainty.innerText(), new RegExp(`leans to ${first.aiAnalysis.guess}`));
+    assertClean(await axeViolations(page, { structure: false }), 'the analysis with its certainty and evidence');
+    const why = analysis.getByTestId('ad-analysis-evidence');
+    for (const e of first.aiAnalysis.evidence) assert.match(await why.innerText(), new RegExp(e.matched.map((m) => m.replace(/[()]/g, '\\$&')).join(', ')));
     assert.equal(await one.locator('b').count(), 0, 'the description is text, not HTML');
     // the preview in the colours taken from the image
     const preview = one.getByTestId('ad-banner-preview');
@@ -432,16 +422,21 @@ describe('advertising', () => {
       assert.deepEqual(await links.evaluateAll((els) => els.map((a) => a.getAttribute('href'))), advertisement.links);
       assert.equal(await aside.getByRole('link', { name: 'Visit' }).getAttribute('href'), advertisement.websiteUrl);
 
-      // Test Full-Screen: the ad with its own message and the first 3 key features.
+      // Test Full-Screen: the whole image, the description once, and the advertiser's own message as the call to action.
       const open = aside.getByRole('button', { name: 'Test Full-Screen' });
       await open.click();
       const dialog = page.getByRole('dialog', { name: 'Sponsored advertisement' });
       await visible(dialog);
-      assert.equal((await dialog.getByTestId('fullscreen-ad-message').innerText()).trim(), ADS.desktop.message);
-      const features = advertisement.aiAnalysis.keyFeatures.slice(0, 3);
-      assert.ok(features.length > 0, 'the analysis found key features in the description');
-      const shown = await dialog.getByTestId('fullscreen-ad-features').locator('li').allInnerTexts();
-      assert.deepEqual(shown.map((t) => t.replace('•', '').trim()), features);
+      const text = await dialog.innerText();
+      assert.equal(text.split(advertisement.adDescription).length, 2, `the description once: ${text}`);
+      // The analysis's summary and features only quote the description here, so they are not shown again.
+      await hasCount(dialog.getByTestId('fullscreen-ad-summary'), 0);
+      await hasCount(dialog.getByTestId('fullscreen-ad-features'), 0);
+      const cta = dialog.getByTestId('fullscreen-ad-cta');
+      assert.equal((await cta.innerText()).trim(), ADS.desktop.message, "the advertiser's own words");
+      assert.equal(await cta.getAttribute('href'), advertisement.websiteUrl);
+      const shape = await dialog.locator('img').evaluate((el) => ({ natural: el.naturalWidth / el.naturalHeight, box: el.getBoundingClientRect() }));
+      assert.ok(Math.abs(shape.box.width / shape.box.height / shape.natural - 1) <= 0.02, 'the image whole, at its aspect ratio');
       assert.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), 'focus moves into the ad');
       await dialog.getByRole('button', { name: 'Close' }).click();
       await hidden(dialog);

@@ -70,16 +70,18 @@ function Shell() {
     setAdOpen(false);
   }, []);
 
+  const openShortcuts = () => {
+    setMenuOpen(false);
+    setPrivacyOpen(false);
+    setShortcutsOpen(true);
+  };
+
   useShortcuts({
     navigate: (path) => {
       setMenuOpen(false);
       navigate(path);
     },
-    openShortcuts: () => {
-      setMenuOpen(false);
-      setPrivacyOpen(false);
-      setShortcutsOpen(true);
-    },
+    openShortcuts,
     closePanels,
   });
 
@@ -91,15 +93,23 @@ function Shell() {
       >
         Skip to content
       </a>
-      <Navigation onOpenPrivacy={() => setPrivacyOpen(true)} menuOpen={menuOpen} onMenuOpenChange={setMenuOpen} />
+      <Navigation
+        onOpenPrivacy={() => setPrivacyOpen(true)}
+        onOpenShortcuts={openShortcuts}
+        menuOpen={menuOpen}
+        onMenuOpenChange={setMenuOpen}
+      />
       <main id="main" tabIndex={-1} className="flex-1 pt-16 outline-none">
         <Suspense fallback={<PageLoader />}>
           <Routes />
         </Suspense>
       </main>
       {later && <Footer />}
-      {later && <BottomBanner onTestFullscreen={() => setAdOpen(true)} />}
-      <ShortcutsButton onClick={() => setShortcutsOpen(true)} />
+      {/* The bottom band: sticky, so the end of every page keeps room for it and nothing stays under it. */}
+      <div data-testid="bottom-band" className="pointer-events-none sticky bottom-0 z-40 flex flex-col">
+        <ShortcutsButton onClick={openShortcuts} />
+        {later && <BottomBanner onTestFullscreen={() => setAdOpen(true)} />}
+      </div>
       <PrivacyPanel open={privacyOpen} onClose={() => setPrivacyOpen(false)} />
       <ShortcutsPanel open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <FullscreenAd open={adOpen} onOpenChange={setAdOpen} />

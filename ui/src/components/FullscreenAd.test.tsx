@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { useState } from 'react';
-import { BottomBanner } from './BottomBanner';
+import { BANNER_CLOSED_KEY, BottomBanner } from './BottomBanner';
 import { FullscreenAd } from './FullscreenAd';
 import { FULLSCREEN_SESSION_KEY } from './adImage';
 import { renderWithClient, site, stubFetch } from '../test/helpers';
@@ -75,9 +75,10 @@ describe('sponsored banner and fullscreen ad', () => {
     renderWithClient(<Shell />);
     fireEvent.click(await screen.findByRole('button', { name: /Test Full-Screen/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Sponsored advertisement' });
-    expect(within(dialog).getByTestId('fullscreen-ad-message').textContent).toBe('The best block shop');
+    expect(within(dialog).getByTestId('fullscreen-ad-summary').textContent).toBe('The best block shop');
     expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent?.replace('•', '').trim())).toEqual(['One', 'Two', 'Three']);
-    expect(within(dialog).getByRole('link', { name: /Shop now/ }).getAttribute('href')).toBe(ad.websiteUrl);
+    // An analysis that does not say it is confident gets the neutral call to action.
+    expect(within(dialog).getByRole('link', { name: 'Visit site' }).getAttribute('href')).toBe(ad.websiteUrl);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
 
@@ -94,7 +95,7 @@ describe('sponsored banner and fullscreen ad', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('shows the custom message for user-input and closes on the backdrop', async () => {
+  it("the advertiser's own message is the call to action; closes on the backdrop", async () => {
     stubFetch({
       '/api/site': site,
       '/api/admin/active-banner': active({ ...ad, fullscreenMessageType: 'user-input', fullscreenCustomMessage: 'Come <b>build</b>' }),
@@ -102,9 +103,64 @@ describe('sponsored banner and fullscreen ad', () => {
     renderWithClient(<Shell />);
     fireEvent.click(await screen.findByRole('button', { name: /Test Full-Screen/ }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByTestId('fullscreen-ad-message').textContent).toBe('Come <b>build</b>');
+    const cta = within(dialog).getByTestId('fullscreen-ad-cta');
+    expect(cta.textContent).toBe('Come <b>build</b>');
+    expect(cta.getAttribute('href')).toBe(ad.websiteUrl);
+    expect(dialog.querySelector('b')).toBeNull();
+    expect(within(dialog).queryByTestId('fullscreen-ad-summary')).toBeNull();
     fireEvent.click(screen.getByTestId('dialog-backdrop'));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows the description once: a summary and features that repeat it are left out; a confident analysis gives the call to action', async () => {
+    const description = 'The friendliest survival server! Weekly build contests. Free ranks.';
+    stubFetch({
+      '/api/site': site,
+      '/api/admin/active-banner': active({
+        ...ad,
+        adDescription: description,
+        aiAnalysis: {
+          summary: 'The friendliest survival server',
+          mainProduct: 'blockcraft.example',
+          category: 'Game server',
+          priceRange: 'Free',
+          keyFeatures: ['Weekly build contests', 'Free ranks', 'Friendly staff'],
+          callToAction: 'Join the server',
+          certainty: 'confident',
+        },
+      }),
+    });
+    renderWithClient(<Shell />);
+    fireEvent.click(await screen.findByRole('button', { name: /Test Full-Screen/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent?.split('friendliest survival server').length).toBe(2);
+    expect(within(dialog).queryByTestId('fullscreen-ad-summary')).toBeNull();
+    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent?.replace('•', '').trim())).toEqual(['Friendly staff']);
+    expect(within(dialog).getByTestId('fullscreen-ad-cta').textContent).toBe('Join the server');
+  });
+
+  it('a closed banner stays closed for the visit (sessionStorage) and comes back on a new one', async () => {
+    stubFetch({ '/api/site': site, '/api/admin/active-banner': active(ad) });
+    const first = renderWithClient(<Shell />);
+    fireEvent.click(within(await screen.findByRole('complementary', { name: 'Sponsored' })).getByRole('button', { name: 'Close banner' }));
+    expect(screen.queryByRole('complementary')).toBeNull();
+    expect(sessionStorage.getItem(BANNER_CLOSED_KEY)).toBe('1');
+    first.unmount();
+    renderWithClient(<Shell />);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('complementary')).toBeNull();
+    cleanup();
+    sessionStorage.removeItem(BANNER_CLOSED_KEY);
+    renderWithClient(<Shell />);
+    expect(await screen.findByRole('complementary', { name: 'Sponsored' })).toBeTruthy();
+  });
+
+  it('the banner text is one line with the whole text in its title', async () => {
+    stubFetch({ '/api/site': site, '/api/admin/active-banner': active(ad) });
+    renderWithClient(<Shell />);
+    const text = within(await screen.findByRole('complementary', { name: 'Sponsored' })).getByTestId('banner-text');
+    expect(text.className).toContain('truncate');
+    expect(text.getAttribute('title')).toBe(ad.adDescription);
   });
 
   it('opens by itself once a session when the roll says so', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { ExternalLink, Sparkles } from 'lucide-react';
-import { activeAd, FULLSCREEN_AUTO_CLOSE_MS, FULLSCREEN_KEY_FEATURES, isFullscreenAd, rollFullscreen, safeHref } from './adImage';
+import { activeAd, FULLSCREEN_AUTO_CLOSE_MS, fullscreenContent, isFullscreenAd, rollFullscreen, safeHref } from './adImage';
 import { AdImage, useActiveBanner } from './BottomBanner';
 import { Dialog } from './ui/Dialog';
 
@@ -52,9 +52,7 @@ export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
   if (!ad) return null;
 
   const href = safeHref(ad.websiteUrl);
-  const custom = ad.fullscreenMessageType === 'user-input' ? ad.fullscreenCustomMessage?.trim() : '';
-  const ai = ad.aiAnalysis;
-  const features = (ai?.keyFeatures ?? []).filter(Boolean).slice(0, FULLSCREEN_KEY_FEATURES);
+  const { summary, features, callToAction, advertisersWords } = fullscreenContent(ad);
   const colours = data?.banner;
 
   return (
@@ -71,19 +69,21 @@ export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
         >
           SPONSORED
         </p>
-        <AdImage imagePath={ad.imagePath} className="mb-4 h-56 w-full sm:h-72" iconSize={48} />
-        <p className="break-words text-lg font-semibold text-white">{ad.adDescription}</p>
-        {custom ? (
-          <p className="mt-3 whitespace-pre-line break-words text-slate-200" data-testid="fullscreen-ad-message">
-            {custom}
+        {/* The whole image at its own aspect ratio, as the advertiser made it. */}
+        <AdImage
+          imagePath={ad.imagePath}
+          className="mx-auto mb-4 block max-h-[45vh] max-w-full sm:max-h-80"
+          placeholderClassName="mb-4 h-56 w-full sm:h-72"
+          iconSize={48}
+        />
+        <p className="break-words text-lg font-semibold text-white" data-testid="fullscreen-ad-description">
+          {ad.adDescription}
+        </p>
+        {summary && (
+          <p className="mt-3 flex gap-2 text-slate-300" data-testid="fullscreen-ad-summary">
+            <Sparkles size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-violet-300" />
+            <span className="break-words">{summary}</span>
           </p>
-        ) : (
-          ai?.summary && (
-            <p className="mt-3 flex gap-2 text-slate-300" data-testid="fullscreen-ad-message">
-              <Sparkles size={18} aria-hidden="true" className="mt-0.5 shrink-0 text-violet-300" />
-              <span className="break-words">{ai.summary}</span>
-            </p>
-          )
         )}
         {features.length > 0 && (
           <ul className="mt-3 grid gap-1 text-sm text-slate-300" aria-label="Key features" data-testid="fullscreen-ad-features">
@@ -97,15 +97,22 @@ export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
             ))}
           </ul>
         )}
+        {!href && advertisersWords && (
+          <p className="mt-3 whitespace-pre-line break-words text-slate-200" data-testid="fullscreen-ad-cta">
+            {callToAction}
+          </p>
+        )}
         {href && (
           <a
             href={href}
             target="_blank"
             rel="noopener noreferrer sponsored"
-            className="mt-5 inline-flex min-h-11 items-center gap-2 rounded-lg bg-violet-600 px-5 font-semibold text-white hover:bg-violet-500"
+            data-testid="fullscreen-ad-cta"
+            data-advertisers-words={advertisersWords ? 'true' : undefined}
+            className="mt-5 inline-flex min-h-11 max-w-full items-center gap-2 rounded-lg bg-violet-600 px-5 py-2 font-semibold text-white hover:bg-violet-500"
           >
-            {ai?.callToAction || 'Visit Website'}
-            <ExternalLink size={16} aria-hidden="true" />
+            <span className="min-w-0 whitespace-pre-line break-words">{callToAction}</span>
+            <ExternalLink size={16} aria-hidden="true" className="shrink-0" />
           </a>
         )}
       </div>

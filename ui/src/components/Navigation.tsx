@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { ChevronDown, ExternalLink, Gamepad2, Menu, MessageCircle, Shield, ShieldAlert, UserRound } from 'lucide-react';
+import { ChevronDown, ExternalLink, Gamepad2, Keyboard, Menu, MessageCircle, Shield, ShieldAlert, UserRound } from 'lucide-react';
 import { useCurrentUser } from '../lib/auth';
 import { useSite } from '../lib/site';
 import { NAV_ITEMS, isActivePath, itemsThatFit, type NavItem } from './NavItems';
@@ -11,6 +11,8 @@ import { initialOf } from '../lib/prerender';
 
 export interface NavigationProps {
   onOpenPrivacy: () => void;
+  /** Opens the keyboard shortcuts panel (the drawer's entry: the floating button is hidden where the drawer is used on touch). */
+  onOpenShortcuts: () => void;
   menuOpen: boolean;
   onMenuOpenChange: (open: boolean) => void;
 }
@@ -24,7 +26,7 @@ const linkBase =
   'inline-flex items-center gap-2 whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition-colors hover:bg-slate-800 hover:text-white';
 
 /** The fixed top bar; under lg a hamburger opens the side drawer. */
-export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: NavigationProps) {
+export function Navigation({ onOpenPrivacy, onOpenShortcuts, menuOpen, onMenuOpenChange }: NavigationProps) {
   const [location] = useLocation();
   const { data: site } = useSite();
   const { data: user } = useCurrentUser();
@@ -266,6 +268,18 @@ export function Navigation({ onOpenPrivacy, menuOpen, onMenuOpenChange }: Naviga
           >
             <Shield size={16} aria-hidden="true" />
             Privacy
+          </button>
+          <button
+            type="button"
+            aria-haspopup="dialog"
+            onClick={() => {
+              close();
+              onOpenShortcuts();
+            }}
+            className={cn(linkBase, 'w-full cursor-pointer py-3 text-slate-300')}
+          >
+            <Keyboard size={16} aria-hidden="true" />
+            Keyboard shortcuts
           </button>
           {site && (
             <>

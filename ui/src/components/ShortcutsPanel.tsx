@@ -31,8 +31,10 @@ export function ShortcutsPanel({ open, onClose }: ShortcutsPanelProps) {
 }
 
 /**
- * The floating bottom-right button that opens the shortcuts panel; it stays above the bottom banner. It is
- * lifted with a transform, not `bottom`, so the banner appearing is not a layout shift (CLS).
+ * The floating bottom-right button that opens the shortcuts panel. It sits in the bottom band (App), above the
+ * banner, so the page keeps room for it at its end. Where the band has no room for it, it is hidden and the
+ * navigation's menu has the entry instead: on phone widths, and below `lg` on touch screens (a coarse pointer or no
+ * hover), where the menu drawer is.
  */
 export function ShortcutsButton({ onClick }: { onClick: () => void }) {
   return (
@@ -42,7 +44,8 @@ export function ShortcutsButton({ onClick }: { onClick: () => void }) {
       aria-haspopup="dialog"
       title="Keyboard shortcuts"
       onClick={onClick}
-      className="fixed bottom-4 right-4 z-30 -translate-y-[var(--banner-h,0px)] inline-flex h-12 w-12 cursor-pointer items-center justify-center rounded-full bg-violet-600 text-white shadow-lg shadow-violet-950/50 transition-colors hover:bg-violet-500"
+      data-testid="shortcuts-button"
+      className="pointer-events-auto mr-4 mb-2 inline-flex h-12 w-12 cursor-pointer items-center justify-center self-end rounded-full bg-violet-600 text-white shadow-lg shadow-violet-950/50 transition-colors hover:bg-violet-500 max-sm:hidden max-lg:pointer-coarse:hidden max-lg:[@media(hover:none)]:hidden"
     >
       <Keyboard size={22} aria-hidden="true" />
     </button>

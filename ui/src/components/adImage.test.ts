@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeAd, adImageSrc, bannerLinks, isFullscreenAd, rollFullscreen, safeHref, FULLSCREEN_SESSION_KEY } from './adImage';
+import { activeAd, adImageSrc, bannerLinks, fullscreenContent, isFullscreenAd, repeats, rollFullscreen, safeHref, FULLSCREEN_SESSION_KEY } from './adImage';
 import type { ActiveBannerResponse, Advertisement } from '../lib/types';
 
 const ad: Advertisement = {
@@ -85,5 +85,52 @@ describe('bannerLinks', () => {
       { href: 'https://third.example.com/a', label: 'third.example.com/a' },
     ]);
     expect(bannerLinks(null)).toEqual([]);
+  });
+});
+
+describe('fullscreenContent (each thing once; the call to action)', () => {
+  const analysis = {
+    summary: 'Build the best castle and win',
+    mainProduct: 'contest.example',
+    category: 'Unsure',
+    priceRange: 'Not stated',
+    keyFeatures: ['Entries close Friday', 'Winners shown live on stream', 'Judged by the community'],
+    callToAction: 'Visit site',
+    certainty: 'unsure' as const,
+  };
+  const contest: Advertisement = {
+    ...ad,
+    adDescription: 'TH BUILD CONTEST: build the best castle and win! Entries close Friday. Winners shown live on stream.',
+    aiAnalysis: analysis,
+  };
+  it('leaves out a summary and key features the description already says', () => {
+    expect(fullscreenContent(contest)).toEqual({
+      summary: null,
+      features: ['Judged by the community'],
+      callToAction: 'Visit site',
+      advertisersWords: false,
+    });
+  });
+  it("the advertiser's message first, the analysis's call to action only when confident, else 'Visit site'", () => {
+    const own = { ...contest, fullscreenMessageType: 'user-input', fullscreenCustomMessage: ' Enter before Friday! ' };
+    expect(fullscreenContent(own)).toMatchObject({ callToAction: 'Enter before Friday!', advertisersWords: true });
+    // a message kept from an earlier ai-generated choice is not the advertiser's call to action
+    expect(fullscreenContent({ ...own, fullscreenMessageType: 'ai-generated' }).callToAction).toBe('Visit site');
+    const guessed = { ...contest, aiAnalysis: { ...analysis, callToAction: 'Watch and subscribe' } };
+    expect(fullscreenContent(guessed).callToAction).toBe('Visit site');
+    const sure = { ...contest, aiAnalysis: { ...analysis, callToAction: 'Join the server', certainty: 'confident' as const } };
+    expect(fullscreenContent(sure).callToAction).toBe('Join the server');
+    expect(fullscreenContent({ ...contest, aiAnalysis: null })).toEqual({ summary: null, features: [], callToAction: 'Visit site', advertisersWords: false });
+  });
+  it('keeps a summary that says something new, and at most 3 features', () => {
+    const llm = { ...analysis, summary: 'A castle-building contest with a prize', keyFeatures: ['a one', 'b two', 'c three', 'd four'] };
+    const c = fullscreenContent({ ...contest, aiAnalysis: llm });
+    expect(c.summary).toBe('A castle-building contest with a prize');
+    expect(c.features).toEqual(['a one', 'b two', 'c three']);
+  });
+  it('repeats: whole words, case and punctuation aside, a cut-off ellipsis too', () => {
+    expect(repeats('Weekly build contests', 'The server! Weekly BUILD contests.')).toBe(true);
+    expect(repeats('The friendliest survival…', 'The friendliest survival server')).toBe(true);
+    expect(repeats('build', 'rebuilding')).toBe(false);
   });
 });

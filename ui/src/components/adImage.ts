@@ -71,3 +71,54 @@ export function rollFullscreen(storage: Pick<Storage, 'getItem' | 'setItem'> | n
   }
   return show;
 }
+
+/** The call to action when the advertiser gave no message and the analysis is not confident: true of every ad. */
+export const NEUTRAL_CALL_TO_ACTION = 'Visit site';
+
+/** Lowercase words only, for telling whether one text repeats another. */
+function plain(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Whether `part` says nothing `whole` does not already say (the heuristic analysis quotes the description). */
+export function repeats(part: string, whole: string): boolean {
+  const p = plain(part);
+  return p === '' || ` ${plain(whole)} `.includes(` ${p} `);
+}
+
+export interface FullscreenContent {
+  /** The analysis's summary, when it says something the description does not (the description is shown once). */
+  summary: string | null;
+  /** Up to FULLSCREEN_KEY_FEATURES key features the description does not already say. */
+  features: string[];
+  /** The call to action: the advertiser's own message, else the analysis's when it is confident, else neutral. */
+  callToAction: string;
+  /** Whether `callToAction` is the advertiser's own words. */
+  advertisersWords: boolean;
+}
+
+/** What the fullscreen ad shows besides the image and the description, each thing once. */
+export function fullscreenContent(ad: Advertisement): FullscreenContent {
+  const description = ad.adDescription ?? '';
+  const custom = ad.fullscreenMessageType === 'user-input' ? (ad.fullscreenCustomMessage ?? '').trim() : '';
+  const ai = ad.aiAnalysis;
+  const summary = !custom && ai?.summary?.trim() && !repeats(ai.summary, description) ? ai.summary.trim() : null;
+  const said = [description, summary ?? ''].join(' ');
+  const features: string[] = [];
+  for (const f of ai?.keyFeatures ?? []) {
+    const text = f?.trim();
+    if (!text || repeats(text, said) || features.some((x) => repeats(text, x))) continue;
+    features.push(text);
+    if (features.length >= FULLSCREEN_KEY_FEATURES) break;
+  }
+  const confident = ai?.certainty === 'confident' && !!ai.callToAction?.trim();
+  return {
+    summary,
+    features,
+    callToAction: custom || (confident ? ai.callToAction.trim() : NEUTRAL_CALL_TO_ACTION),
+    advertisersWords: !!custom,
+  };
+}

@@ -6,6 +6,8 @@ import {
   adFormData,
   audienceFigures,
   isMissingRequired,
+  missingFields,
+  REQUIRED_MESSAGES,
   isPremium,
   removeLink,
   setLink,
@@ -51,6 +53,11 @@ describe('required fields', () => {
     expect(isMissingRequired(filled, null)).toBe(true);
     expect(isMissingRequired({ ...filled, websiteUrl: '   ' }, png())).toBe(true);
     expect(isMissingRequired({ ...filled, adDescription: '' }, png())).toBe(true);
+  });
+  it('names each empty required field with the message shown at it', () => {
+    expect(missingFields(filled, png())).toEqual({});
+    expect(missingFields({ ...filled, websiteUrl: ' ', adDescription: '' }, null)).toEqual(REQUIRED_MESSAGES);
+    expect(Object.keys(missingFields(filled, null))).toEqual(['image']);
   });
 });
 

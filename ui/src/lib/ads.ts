@@ -17,11 +17,20 @@ export const TARGET_AUDIENCES: { value: string; label: string }[] = [
 ];
 
 /** The ad durations: the value sent, its label, its price and what it buys. */
-export const DURATIONS: { value: AdDuration; label: string; price: string; detail: string }[] = [
-  { value: '1-day', label: '1 day', price: 'Free', detail: 'The bottom banner for 24 hours' },
-  { value: '1-month', label: '1 month', price: '$1.00', detail: 'The bottom banner for 30 days' },
-  { value: '10-fullscreen', label: '10-fullscreen', price: '$10.00', detail: 'Premium full-screen ad and the banner for 10 days' },
+export const DURATIONS: { value: AdDuration; label: string; price: string; detail: string; runs: string }[] = [
+  { value: '1-day', label: '1 day', price: 'Free', detail: 'The bottom banner for 24 hours', runs: '24 hours' },
+  { value: '1-month', label: '1 month', price: '$1.00', detail: 'The bottom banner for 30 days', runs: '30 days' },
+  {
+    value: '10-fullscreen',
+    label: '10-fullscreen',
+    price: '$10.00',
+    detail: 'Premium full-screen ad and the banner for 10 days',
+    runs: '10 days',
+  },
 ];
+
+/** How long the server keeps the image of a rejected request (for the audit) before deleting it. */
+export const REJECTED_IMAGE_KEPT = '7 days';
 
 export const CUSTOM_MESSAGE_MAX = 200;
 /** The server keeps at most this many additional links. */
@@ -92,7 +101,23 @@ export function submittedLinks(links: readonly string[]): string[] {
 
 /** Website URL, description and image are required. */
 export function isMissingRequired(values: AdFormValues, image: File | null): boolean {
-  return !values.websiteUrl.trim() || !values.adDescription.trim() || !image;
+  return Object.keys(missingFields(values, image)).length > 0;
+}
+
+/** What each required field left empty says at the field (keyed by the server's field names). */
+export const REQUIRED_MESSAGES = {
+  websiteUrl: "Enter your website's address.",
+  adDescription: 'Describe what you advertise.',
+  image: 'Choose an image for your ad.',
+} as const;
+
+/** The required fields left empty, with the message each shows. */
+export function missingFields(values: AdFormValues, image: File | null): Partial<Record<keyof typeof REQUIRED_MESSAGES, string>> {
+  const out: Partial<Record<keyof typeof REQUIRED_MESSAGES, string>> = {};
+  if (!values.websiteUrl.trim()) out.websiteUrl = REQUIRED_MESSAGES.websiteUrl;
+  if (!values.adDescription.trim()) out.adDescription = REQUIRED_MESSAGES.adDescription;
+  if (!image) out.image = REQUIRED_MESSAGES.image;
+  return out;
 }
 
 /** The form's multipart parts. Premium parts only with 10-fullscreen; the custom message only with user-input. */

@@ -68,6 +68,14 @@ export interface AiAnalysis {
   callToAction: string;
   /** 'heuristic' or 'llm'. */
   source?: string;
+  /** 'confident': the category and call to action follow from the evidence; 'unsure': they are neutral. */
+  certainty?: 'confident' | 'unsure';
+  /** 0-100: how strongly and clearly the evidence points to one category. */
+  confidence?: number;
+  /** The category the evidence leans to, also when unsure; null when nothing pointed anywhere. */
+  guess?: string | null;
+  /** Why: each category the ad's words point to, strongest first. */
+  evidence?: { category: string; points: number; matched: string[] }[];
 }
 
 export interface Advertisement {

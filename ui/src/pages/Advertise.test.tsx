@@ -124,6 +124,13 @@ describe('/advertise', () => {
       variant: 'destructive',
     });
     expect(api.callsTo('POST', '/api/advertise')).toHaveLength(0);
+    // The empty one is marked at the field, its message tied to it; the filled ones are not.
+    const image = imageInput();
+    expect(image.getAttribute('aria-invalid')).toBe('true');
+    const described = (image.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(described).toContain('Choose an image for your ad.');
+    expect(url().getAttribute('aria-invalid')).toBeNull();
+    expect(description().getAttribute('aria-invalid')).toBeNull();
   });
 
   it('submits the multipart form, shows the success toast and resets', async () => {
@@ -153,6 +160,12 @@ describe('/advertise', () => {
     expect(sent.get('fullscreenMessageType')).toBe('user-input');
     expect(sent.get('fullscreenCustomMessage')).toBe('Come build with us');
     expect((sent.get('image') as File).name).toBe('ad.png');
+
+    // The request's reference and what happens next.
+    const notice = await screen.findByTestId('ad-submitted');
+    expect(screen.getByTestId('ad-reference').textContent).toBe('#9');
+    expect(notice.textContent).toMatch(/reviews it by hand/);
+    expect(notice.textContent).toMatch(/runs for 10 days/);
 
     // reset
     await waitFor(() => expect(url().value).toBe(''));

@@ -24,6 +24,7 @@ import { AdImage, Sponsored } from '../BottomBanner';
 import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
+import { cn } from '../ui/cn';
 import { SectionCard, SkeletonList, failToast } from './shared';
 
 const STATUS_VARIANT: Record<string, BadgeVariant> = { approved: 'success', rejected: 'destructive', pending: 'warning' };
@@ -163,7 +164,12 @@ export function ApplicationItem({
       </div>
       <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
         {app.imagePath ? (
-          <AdImage imagePath={app.imagePath} className="h-24 w-24 sm:h-28 sm:w-28" iconSize={28} />
+          <AdImage
+            imagePath={app.imagePath}
+            className="max-h-24 max-w-48 sm:max-h-28"
+            placeholderClassName="h-24 w-24 sm:h-28 sm:w-28"
+            iconSize={28}
+          />
         ) : app.imageRemovedAt ? (
           <p className="text-xs text-slate-400" data-testid="ad-image-removed">
             Image deleted {formatDate(app.imageRemovedAt)}
@@ -259,13 +265,16 @@ export function ApplicationItem({
   );
 }
 
+/** The analysis of an ad, with how sure it is and why: the words that pointed to each category. */
 function Analysis({ analysis }: { analysis: NonNullable<AdApplication['aiAnalysis']> }) {
+  const confident = analysis.certainty === 'confident';
   const rows: [string, string][] = [
     ['Main product', analysis.mainProduct],
     ['Category', analysis.category],
     ['Price range', analysis.priceRange],
     ['Call to action', analysis.callToAction],
   ];
+  const evidence = analysis.evidence ?? [];
   return (
     <div className="mt-3 rounded-lg border border-violet-500/30 bg-violet-600/10 p-3 text-sm" data-testid="ad-analysis">
       <p className="flex items-center gap-1.5 font-semibold text-violet-200">
@@ -273,6 +282,22 @@ function Analysis({ analysis }: { analysis: NonNullable<AdApplication['aiAnalysi
         <span className="font-normal text-slate-300">({analysis.source === 'llm' ? 'language model' : 'heuristics'})</span>
       </p>
       {analysis.summary && <p className="mt-1 break-words text-slate-200">{analysis.summary}</p>}
+      <p className="mt-2 text-slate-200" data-testid="ad-analysis-certainty" data-certainty={confident ? 'confident' : 'unsure'}>
+        <span
+          className={cn(
+            'mr-2 inline-block rounded-full border px-2 py-0.5 text-xs font-semibold',
+            confident ? 'border-emerald-500/60 text-emerald-300' : 'border-amber-500/60 text-amber-200',
+          )}
+        >
+          {confident ? 'Confident' : 'Unsure'}
+          {typeof analysis.confidence === 'number' ? ` · ${analysis.confidence}% confidence` : ''}
+        </span>
+        {confident
+          ? 'The category and call to action follow from the words below.'
+          : analysis.guess
+            ? `It leans to ${analysis.guess}, not enough to say so: the category and call to action stay neutral.`
+            : 'Nothing in the ad pointed to a category: the category and call to action stay neutral.'}
+      </p>
       <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-2">
         {rows
           .filter(([, v]) => v)
@@ -283,6 +308,19 @@ function Analysis({ analysis }: { analysis: NonNullable<AdApplication['aiAnalysi
             </div>
           ))}
       </dl>
+      {evidence.length > 0 && (
+        <div className="mt-2" data-testid="ad-analysis-evidence">
+          <p className="text-xs text-slate-400">Why: the words that matched</p>
+          <ul className="mt-1 grid gap-1 text-slate-200">
+            {evidence.map((e) => (
+              <li key={e.category} className="break-words">
+                <span className="font-medium">{e.category}</span>
+                {e.points > 0 && <span className="text-slate-400"> ({e.points} points)</span>}: {e.matched.join(', ')}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {analysis.keyFeatures.length > 0 && (
         <>
           <p className="mt-2 text-xs text-slate-400">Key features</p>

@@ -16,8 +16,8 @@ import {
   TARGET_AUDIENCES,
   addLink,
   adFormData,
-  isMissingRequired,
   isPremium,
+  missingFields,
   removeLink,
   setLink,
   useSubmitAd,
@@ -29,6 +29,7 @@ import { toast } from '../../lib/toast';
 import { Button } from '../ui/Button';
 import { INPUT_CLASS, Input, Label, Textarea } from '../ui/Input';
 import { cn } from '../ui/cn';
+import { SubmittedNotice, type SubmittedRequest } from './SubmittedNotice';
 
 type FieldErrors = Partial<Record<string, string>>;
 
@@ -60,6 +61,15 @@ export function AdForm() {
   // Remounting the file input is the only way to clear its selection.
   const [imageInputKey, setImageInputKey] = useState(0);
   const submit = useSubmitAd();
+  const form = useRef<HTMLFormElement>(null);
+  const notice = useRef<HTMLDivElement>(null);
+  // The last request the server accepted: its reference and what happens next stay in view.
+  const [submitted, setSubmitted] = useState<SubmittedRequest | null>(null);
+  useEffect(() => {
+    if (!submitted) return;
+    notice.current?.focus({ preventScroll: true });
+    notice.current?.scrollIntoView({ block: 'nearest' });
+  }, [submitted]);
 
   const set = <K extends keyof AdFormValues>(key: K, value: AdFormValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -76,8 +86,12 @@ export function AdForm() {
   function onSubmit(e: Event) {
     e.preventDefault();
     if (submit.isPending) return;
-    if (isMissingRequired(values, image) || !image) {
+    const missing = missingFields(values, image);
+    if (Object.keys(missing).length > 0 || !image) {
+      // Marked at each field too; the focus goes to the first of them.
+      setErrors((e) => ({ ...e, ...missing }));
       toast({ ...MISSING_INFORMATION, variant: 'destructive' });
+      requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
     if (image.size > IMAGE_MAX_BYTES) {
@@ -86,8 +100,9 @@ export function AdForm() {
       return;
     }
     submit.mutate(adFormData(values, image), {
-      onSuccess: () => {
+      onSuccess: (answer) => {
         toast(SUBMITTED);
+        setSubmitted({ id: answer.id, duration: values.duration });
         reset();
       },
       onError: (err) => {
@@ -107,7 +122,8 @@ export function AdForm() {
   };
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-label="Advertisement request" className="grid gap-6">
+    <form ref={form} noValidate onSubmit={onSubmit} aria-label="Advertisement request" className="grid gap-6">
+      {submitted && <SubmittedNotice ref={notice} request={submitted} />}
       <p className="text-sm text-slate-400">
         Fields marked <span aria-hidden="true">*</span>
         <span className="sr-only">required</span> are required.
@@ -350,7 +366,7 @@ function ImageField({ id, file, error, onChange }: { id: string; file: File | nu
       </Label>
       <div className="flex flex-col gap-3 rounded-lg border border-dashed border-slate-600 bg-slate-950 p-4 sm:flex-row sm:items-center">
         {preview ? (
-          <img src={preview} alt="Preview of the chosen image" className="h-20 w-20 shrink-0 rounded-lg object-cover" />
+          <img src={preview} alt="Preview of the chosen image" className="h-auto max-h-20 w-auto max-w-40 shrink-0 rounded-lg object-contain" />
         ) : (
           <div aria-hidden="true" className="flex h-20 w-20 shrink-0 items-center justify-center rounded-lg bg-slate-800 text-slate-300">
             <ImagePlus size={28} />
