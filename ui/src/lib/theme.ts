@@ -60,11 +60,16 @@ export function saveThemeChoice(choice: ThemeChoice): void {
 
 /**
  * The current choice and a setter. While the choice is 'system' the page follows the system's
- * setting as it changes; a choice made in another tab is taken over here too.
+ * setting as it changes; a choice made in another tab is taken over here too. The first render
+ * says 'system', as the server's prerendered first screen (made without storage) does, so the
+ * app takes that screen over unchanged; the stored choice follows right after (the page already
+ * shows its theme: the inline script set it).
  */
 export function useThemeChoice(): [ThemeChoice, (choice: ThemeChoice) => void] {
-  const [choice, setChoice] = useState<ThemeChoice>(readThemeChoice);
+  const [choice, setChoice] = useState<ThemeChoice | null>(null);
+  useEffect(() => setChoice(readThemeChoice()), []);
   useEffect(() => {
+    if (choice === null) return;
     applyTheme(choice);
     if (choice !== 'system' || typeof matchMedia !== 'function') return;
     const query = matchMedia(LIGHT_QUERY);
@@ -83,5 +88,5 @@ export function useThemeChoice(): [ThemeChoice, (choice: ThemeChoice) => void] {
     saveThemeChoice(next);
     setChoice(next);
   };
-  return [choice, choose];
+  return [choice ?? 'system', choose];
 }
