@@ -47,7 +47,7 @@ export function ThemeChoices({ choice, onChoose, className }: ThemeControlProps)
             aria-pressed={pressed}
             onClick={() => onChoose(option)}
             className={cn(
-              'inline-flex min-h-11 flex-1 cursor-pointer items-center justify-center gap-1.5 rounded-md px-2 text-sm font-medium',
+              'inline-flex min-h-11 min-w-0 flex-1 cursor-pointer items-center justify-center gap-1 rounded-md px-1 text-sm font-medium',
               pressed ? 'bg-violet-600/20 text-violet-200' : 'text-slate-300 hover:bg-slate-800',
             )}
           >
