@@ -78,7 +78,9 @@ impl Shells {
         let inline_style = stylesheet(bundle, &after);
         let deferred_entry = DeferredEntry::find(&after);
         let style_hash = inline_style.as_ref().map_or(String::new(), |(_, css)| csp_hash(css));
-        let script_hash = deferred_entry.as_ref().map_or(String::new(), |e| csp_hash(&e.loader));
+        let mut script_hash = deferred_entry.as_ref().map_or(String::new(), |e| csp_hash(&e.loader));
+        // The template's own inline scripts (the theme, set before the first paint).
+        script_hash.extend(inline_scripts(&before).into_iter().map(csp_hash));
         Self {
             before,
             after,
@@ -223,6 +225,17 @@ fn csp_hash(text: &str) -> String {
     format!(" 'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(text.as_bytes())))
 }
 
+/// The text of each `<script>` without attributes in `html` (the template's inline scripts).
+fn inline_scripts(html: &str) -> Vec<&str> {
+    const OPEN: &str = "<script>";
+    html.match_indices(OPEN)
+        .filter_map(|(i, _)| {
+            let text = &html[i + OPEN.len()..];
+            Some(&text[..text.find("</script>")?])
+        })
+        .collect()
+}
+
 /// The app's entry script, started after the first paint in shells that carry a first screen.
 /// Run as the page parses, it would download, evaluate and hydrate before the browser paints what
 /// the HTML already holds; and preloaded with the page, the scripts share a slow link with the
@@ -355,6 +368,12 @@ mod tests {
         let odd = "<script type=\"module\" crossorigin src=\"/assets/x\\\");alert(1);//.js\"></script>";
         assert!(DeferredEntry::find(odd).is_none());
         assert!(DeferredEntry::find("<script src=\"/assets/a.js\"></script>").is_none());
+    }
+
+    #[test]
+    fn inline_scripts_are_found_without_their_tags_and_scripts_with_a_source_are_not() {
+        let head = "<head><script>a()</script><script src=\"/x.js\"></script><script>b()</script><script>c(";
+        assert_eq!(inline_scripts(head), vec!["a()", "b()"]);
     }
 
     #[test]

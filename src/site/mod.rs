@@ -170,6 +170,13 @@ pub struct Showcase {
     pub title: String,
     pub builder: String,
     pub description: String,
+    /// The card's picture: a path on this site (`/showcase/castle.svg`, a file bundled from
+    /// `assets/`, or an `/uploads/...` file) or an http(s) URL. Unset: the card has no picture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// What the picture shows, for screen readers; unset, the picture counts as decoration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alt: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -355,10 +362,26 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
     {
         return Err(format!("social_image must be an absolute http(s) URL, not {image:?}"));
     }
+    for image in site.showcase.iter().filter_map(|s| s.image.as_deref()) {
+        validate_image_address(image).map_err(|e| format!("showcase.image {e}, not {image:?}"))?;
+    }
     crate::roblox::settings::validate(&site.badges, &site.classification, &site.poll, &site.roblox)?;
     validate_discord(site)?;
     site.scans.validate()?;
     validate_pages(&site.pages)
+}
+
+/// A picture the pages may show: a path on this site or an http(s) URL, in one piece (no quotes,
+/// spaces or control characters that could break out of an attribute or a CSS value).
+fn validate_image_address(image: &str) -> Result<(), &'static str> {
+    let local = image.starts_with('/') && !image.starts_with("//");
+    if !(local || image.starts_with("https://") || image.starts_with("http://")) {
+        return Err("must be a path on this site (starting with /) or an http(s) URL");
+    }
+    if image.len() > 2048 || image.chars().any(|c| c.is_whitespace() || c.is_control() || "\"'<>\\`".contains(c)) {
+        return Err("must be at most 2048 characters without spaces, quotes or angle brackets");
+    }
+    Ok(())
 }
 
 fn is_snowflake(id: &str) -> bool {
@@ -531,6 +554,24 @@ mod tests {
             let err = load(Some(&path)).unwrap_err().to_string();
             assert!(err.contains(problem), "{from} -> {to}: {err}");
         }
+    }
+
+    #[test]
+    fn showcase_images_are_site_paths_or_web_addresses_in_one_piece() {
+        let site = load(None).unwrap();
+        assert!(site.showcase.iter().all(|s| s.image.as_deref().is_some_and(|i| i.starts_with("/showcase/"))));
+        for good in ["/showcase/castle.svg", "/uploads/a.webp", "https://img.example.org/a.png?x=1"] {
+            assert!(validate_image_address(good).is_ok(), "{good}");
+        }
+        for bad in ["castle.svg", "//evil.example/a.png", "javascript:alert(1)", "/a b.png", "/a\".png", "/a<b"] {
+            assert!(validate_image_address(bad).is_err(), "{bad}");
+        }
+        let bundled = include_str!("../../data/site.toml");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("site.toml");
+        std::fs::write(&path, bundled.replacen("image = \"/showcase/", "image = \"data:/showcase/", 1)).unwrap();
+        let err = load(Some(&path)).unwrap_err().to_string();
+        assert!(err.contains("showcase.image must be a path on this site"), "{err}");
     }
 
     #[test]

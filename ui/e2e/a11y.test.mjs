@@ -1,4 +1,5 @@
-// Accessibility: axe-core finds no WCAG 2.1 A/AA violation on any route, on desktop and phone, nor with
+// Accessibility: axe-core finds no WCAG 2.1 A/AA violation on any route, on desktop and phone, in the dark and
+// the light theme, nor with
 // the dialogs, the phone drawer, the shortcuts panel and the privacy panel open; every focusable element shows
 // a visible focus indicator (the whole tab order of each page, the focused look compared with the unfocused one); dialogs keep focus inside and give it back on close; headings go in order.
 //
@@ -11,6 +12,10 @@ import { adminSessionCookies } from './admin-helpers.mjs';
 import { axeViolations, assertClean } from './axe.mjs';
 
 const NOT_FOUND_PATH = '/no-such-page-a11y';
+
+/** Both themes, each reached the way a visitor's system asks for it (the control's default is 'system'). */
+const THEMES = /** @type {const} */ (['dark', 'light']);
+const inTheme = (theme, opts = {}) => ({ ...opts, contextOptions: { colorScheme: theme } });
 
 /** Waits until the page's data has arrived and nothing is loading any more. */
 async function settled(page) {
@@ -110,58 +115,57 @@ describe('accessibility', () => {
   });
 
   for (const vp of VIEWPORT_NAMES) {
-    it(`no axe-core violations on any route, nor on the 404 page (${vp})`, async () => {
-      const site = await env.api('/api/site');
-      const failures = [];
-      for (const path of [...site.pages.map((p) => p.path), NOT_FOUND_PATH]) {
-        const page = await env.open(vp, path);
-        await visible(page.locator('main h1'));
+    for (const theme of THEMES) {
+      it(`no axe-core violations on any route, nor on the 404 page (${vp}, ${theme} theme)`, async () => {
+        const site = await env.api('/api/site');
+        const failures = [];
+        for (const path of [...site.pages.map((p) => p.path), NOT_FOUND_PATH]) {
+          const page = await env.open(vp, path, inTheme(theme));
+          await hasAttr(page.locator('html'), 'data-theme', theme);
+          await visible(page.locator('main h1'));
+          await settled(page);
+          const violations = await axeViolations(page);
+          if (violations.length) failures.push(...violations.map((v) => ({ ...v, id: `${path} ${v.id}` })));
+          const page404 = path === NOT_FOUND_PATH;
+          env.assertNoConsoleErrors(page, { allow: page404 ? [EXPECTED_FAILED_LOAD] : [] });
+          await page.context().close();
+        }
+        assertClean(failures, `${vp}, ${theme} theme`);
+      });
+
+      it(`no axe-core violations with the privacy panel, the shortcuts panel${vp === 'phone' ? ' and the drawer' : ''} open (${vp}, ${theme} theme)`, async () => {
+        const page = await env.open(vp, '/', inTheme(theme));
+        await hasAttr(page.locator('html'), 'data-theme', theme);
         await settled(page);
-        const violations = await axeViolations(page);
-        if (violations.length) failures.push(...violations.map((v) => ({ ...v, id: `${path} ${v.id}` })));
-        const page404 = path === NOT_FOUND_PATH;
-        env.assertNoConsoleErrors(page, { allow: page404 ? [EXPECTED_FAILED_LOAD] : [] });
-        await page.context().close();
-      }
-      assertClean(failures, vp);
-    });
 
-    it(`no axe-core violations with the privacy panel, the shortcuts panel${vp === 'phone' ? ' and the drawer' : ''} open (${vp})`, async () => {
-      const page = await env.open(vp, '/');
-      await settled(page);
+        if (vp === 'phone') {
+          await page.getByRole('button', { name: 'Open menu' }).click();
+          const drawer = page.getByRole('dialog', { name: 'Menu' });
+          await visible(drawer);
+          assertClean(await axeViolations(page, { structure: false }), 'drawer open');
+          await drawer.getByRole('button', { name: 'Privacy', exact: true }).click();
+        } else {
+          await page.locator('header').getByRole('button', { name: 'Privacy', exact: true }).click();
+        }
+        const privacy = page.getByRole('dialog', { name: 'Privacy Settings' });
+        await visible(privacy);
+        assertClean(await axeViolations(page, { structure: false }), 'privacy panel open');
+        await page.keyboard.press('Escape');
+        await hidden(privacy);
 
-      if (vp === 'phone') {
-        await page.getByRole('button', { name: 'Open menu' }).click();
-        const drawer = page.getByRole('dialog', { name: 'Menu' });
-        await visible(drawer);
-        assertClean(await axeViolations(page, { structure: false }), 'drawer open');
-        await drawer.getByRole('button', { name: 'Privacy', exact: true }).click();
-      } else {
-        await page.locator('header').getByRole('button', { name: 'Privacy', exact: true }).click();
-      }
-      const privacy = page.getByRole('dialog', { name: 'Privacy Settings' });
-      await visible(privacy);
-      // The panel moves the focus inside once it has rendered (an effect): on a loaded machine the first
-      // Tab could otherwise be pressed before that, which no person's hand is fast enough to do.
-      await eventually(async () =>
-        assert.equal(await privacy.evaluate((d) => d.contains(document.activeElement)), true, 'the privacy panel takes the focus'),
-      );
-      assertClean(await axeViolations(page, { structure: false }), 'privacy panel open');
-      await page.keyboard.press('Escape');
-      await hidden(privacy);
-
-      if (vp === 'phone') {
-        // the floating button gives way to the menu's entry on a touch phone
-        await page.getByRole('button', { name: 'Open menu' }).click();
-        await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Keyboard shortcuts' }).click();
-      } else {
-        await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
-      }
-      const shortcuts = page.getByRole('dialog', { name: 'Keyboard Shortcuts' });
-      await visible(shortcuts);
-      assertClean(await axeViolations(page, { structure: false }), 'shortcuts panel open');
-      env.assertNoConsoleErrors(page);
-    });
+        if (vp === 'phone') {
+          // the floating button gives way to the menu's entry on a touch phone
+          await page.getByRole('button', { name: 'Open menu' }).click();
+          await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Keyboard shortcuts' }).click();
+        } else {
+          await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+        }
+        const shortcuts = page.getByRole('dialog', { name: 'Keyboard Shortcuts' });
+        await visible(shortcuts);
+        assertClean(await axeViolations(page, { structure: false }), 'shortcuts panel open');
+        env.assertNoConsoleErrors(page);
+      });
+    }
 
     it(`every focusable element shows where the focus is (${vp})`, async () => {
       const site = await env.api('/api/site');
@@ -226,6 +230,11 @@ describe('accessibility', () => {
       }
       const privacy = page.getByRole('dialog', { name: 'Privacy Settings' });
       await visible(privacy);
+      // The panel moves the focus inside once it has rendered (an effect): on a loaded machine the first
+      // Tab could otherwise be pressed before that, which no person's hand is fast enough to do.
+      await eventually(async () =>
+        assert.equal(await privacy.evaluate((d) => d.contains(document.activeElement)), true, 'the privacy panel takes the focus'),
+      );
       for (let i = 0; i < 12; i++) {
         await page.keyboard.press('Tab');
         assert.equal(await privacy.evaluate((d) => d.contains(document.activeElement)), true, `focus stays in the privacy panel (Tab ${i + 1})`);
@@ -251,24 +260,26 @@ describe('accessibility: the admin panel behind the key gate', () => {
   const env = useSuite({ withDataDir: true });
 
   for (const vp of VIEWPORT_NAMES) {
-    it(`no axe-core violations on any tab of the admin panel (${vp})`, async () => {
-      const cookies = await adminSessionCookies(env, await env.adminKey(`a11y ${vp}`));
-      const page = await env.open(vp, '/admin', { setup: (_, context) => context.addCookies(cookies) });
-      await visible(page.getByRole('heading', { level: 1, name: 'Admin Control Center' }), 15_000);
-      const tabs = page.getByRole('tab');
-      const count = await tabs.count();
-      assert.ok(count >= 8, `the panel has its tabs (found ${count})`);
-      const failures = [];
-      for (let i = 0; i < count; i++) {
-        const tab = tabs.nth(i);
-        const name = (await tab.innerText()).trim();
-        await tab.click();
-        await hasAttr(tab, 'aria-selected', 'true');
-        await settled(page);
-        for (const v of await axeViolations(page)) failures.push({ ...v, id: `tab ${name}: ${v.id}` });
-      }
-      assertClean(failures, `admin panel (${vp})`);
-      env.assertNoConsoleErrors(page);
-    });
+    for (const theme of THEMES) {
+      it(`no axe-core violations on any tab of the admin panel (${vp}, ${theme} theme)`, async () => {
+        const cookies = await adminSessionCookies(env, await env.adminKey(`a11y ${vp} ${theme}`));
+        const page = await env.open(vp, '/admin', inTheme(theme, { setup: (_, context) => context.addCookies(cookies) }));
+        await visible(page.getByRole('heading', { level: 1, name: 'Admin Control Center' }), 15_000);
+        const tabs = page.getByRole('tab');
+        const count = await tabs.count();
+        assert.ok(count >= 8, `the panel has its tabs (found ${count})`);
+        const failures = [];
+        for (let i = 0; i < count; i++) {
+          const tab = tabs.nth(i);
+          const name = (await tab.innerText()).trim();
+          await tab.click();
+          await hasAttr(tab, 'aria-selected', 'true');
+          await settled(page);
+          for (const v of await axeViolations(page)) failures.push({ ...v, id: `tab ${name}: ${v.id}` });
+        }
+        assertClean(failures, `admin panel (${vp}, ${theme} theme)`);
+        env.assertNoConsoleErrors(page);
+      });
+    }
   }
 });

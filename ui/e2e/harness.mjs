@@ -260,6 +260,9 @@ export async function newPage(browser, baseUrl, vp = 'desktop', { permissions = 
     locale: 'en-US',
     timezoneId: 'UTC',
     reducedMotion: 'reduce',
+    // The site follows the system's light or dark setting; the suites run in the dark theme unless a
+    // test asks for light (contextOptions.colorScheme, or page.emulateMedia).
+    colorScheme: 'dark',
     ...contextOptions,
   });
   if (permissions.length) await context.grantPermissions(permissions, { origin: baseUrl });

@@ -212,7 +212,15 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       assert.equal((await card.getByTestId('figure-Total awarded').innerText()).trim(), abbreviate(first.awardedCount));
       assert.equal((await card.getByTestId('figure-Today').innerText()).trim(), abbreviate(first.dailyStats.today));
       assert.ok(first.history.length > 0, 'the first poll recorded a history point');
-      await visible(card.getByTestId('history-chart'));
+      // A fresh server has recorded one day: the card says since when instead of one bar on a 7-day axis,
+      // and the weekly average is not known yet (not the day's own figure again).
+      assert.equal(new Set(first.history.map((h) => h.date)).size, 1, 'one day of history');
+      const since = card.getByTestId('history-since');
+      await visible(since);
+      const day = new Date(`${first.history[0].date}T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+      assert.match(await since.innerText(), new RegExp(`^Recording since ${day}: `));
+      assert.equal(await card.getByTestId('history-chart').count(), 0, 'no chart for one day');
+      assert.match((await card.getByTestId('figure-Weekly avg').innerText()).trim(), /^Not yet/);
       await axeClean(page, `badge monitor (${vp})`);
 
       // search: exactly the badges whose name or description holds the words, in any case, in the server's order

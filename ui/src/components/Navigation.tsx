@@ -8,6 +8,8 @@ import { Dialog } from './ui/Dialog';
 import { Skeleton } from './ui/Skeleton';
 import { cn } from './ui/cn';
 import { initialOf } from '../lib/prerender';
+import { useThemeChoice } from '../lib/theme';
+import { ThemeChoices, ThemeCycleButton } from './ThemeControl';
 
 export interface NavigationProps {
   onOpenPrivacy: () => void;
@@ -32,6 +34,7 @@ export function Navigation({ onOpenPrivacy, onOpenShortcuts, menuOpen, onMenuOpe
   const { data: user } = useCurrentUser();
   const close = () => onMenuOpenChange(false);
   const bar = useBarFit(NAV_ITEMS.length);
+  const [theme, setTheme] = useThemeChoice();
   const [moreOpen, setMoreOpen] = useState(false);
   const moreButton = useRef<HTMLButtonElement>(null);
   const moreList = useRef<HTMLUListElement>(null);
@@ -236,6 +239,7 @@ export function Navigation({ onOpenPrivacy, onOpenShortcuts, menuOpen, onMenuOpe
               </a>
             </>
           )}
+          <ThemeCycleButton choice={theme} onChoose={setTheme} className={cn(linkBase, barItemSize, 'cursor-pointer text-slate-300')} />
           {accountLink(false)}
           {adminLink(false)}
         </div>
@@ -297,6 +301,7 @@ export function Navigation({ onOpenPrivacy, onOpenShortcuts, menuOpen, onMenuOpe
           )}
           {accountLink(true)}
           {adminLink(true)}
+          <ThemeChoices choice={theme} onChoose={setTheme} className="mt-3" />
           {site && (
             <a href={site.madeBy.url} {...EXTERNAL} className="mt-3 px-3 text-xs text-slate-400 hover:text-slate-200">
               Made by <span className="font-semibold text-slate-200">{site.madeBy.name}</span>

@@ -109,7 +109,8 @@ export interface SiteSettings {
   links: { game: string; wiki: string; community: string; videoSearch: string };
   hero: { title: string; subtitle: string; buildingTools: number; largeServerPlayers: number; publicServerPlayers: number };
   features: { title: string; description: string; icon: string }[];
-  showcase: { title: string; builder: string; description: string }[];
+  /** `image`: a path on this site or an http(s) URL; `alt`: what it shows (absent: decoration). */
+  showcase: { title: string; builder: string; description: string; image?: string; alt?: string }[];
   creatorVideos: { creator: string; title: string; description: string }[];
   clan: { name: string; message: string; inviteUrl: string };
   defaultBanner: { backgroundColor: string; textColor: string; borderColor: string };

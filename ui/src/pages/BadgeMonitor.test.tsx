@@ -40,6 +40,29 @@ describe('/badge-monitor', () => {
     expect(screen.queryByTestId('stale-notice')).toBeNull();
   });
 
+  it('with one recorded day says since when it records and shows the weekly average as not yet known', async () => {
+    const badge = monitoredBadge({ dailyStats: { today: 40, weekAverage: 40 }, history: [{ date: '2026-11-27', awardedCount: 500, pastDay: 40 }] });
+    mockApi({ '/api/badge-monitor': monitorResponse({ badges: [badge], totalTracked: 1 }) });
+    renderWithClient(<BadgeMonitor />);
+    const card = await screen.findByTestId('badge-card');
+    expect(card.querySelector('svg[role="img"]')).toBeNull();
+    expect(card.querySelector('[data-testid="history-since"]')!.textContent).toContain('Recording since Nov 27, 2026: 40 awarded');
+    const week = card.querySelector('[data-testid="figure-Weekly avg"]')!;
+    expect(week.textContent).toMatch(/^Not yet/);
+    expect(week.textContent).not.toContain('40');
+    expect(card.querySelector('[data-testid="figure-Today"]')!.textContent).toBe('40');
+  });
+
+  it('with three recorded days draws three bars from the first, captioned since then', async () => {
+    const history = ['2026-11-25', '2026-11-26', '2026-11-27'].map((date, i) => ({ date, awardedCount: 500 + i, pastDay: 10 + i }));
+    mockApi({ '/api/badge-monitor': monitorResponse({ badges: [monitoredBadge({ history })], totalTracked: 1 }) });
+    renderWithClient(<BadgeMonitor />);
+    const card = await screen.findByTestId('badge-card');
+    expect(card.querySelectorAll('svg[role="img"] rect')).toHaveLength(3);
+    expect(card.querySelector('figcaption')!.textContent).toContain('Since Nov 25, 2026');
+    expect(card.querySelector('[data-testid="figure-Weekly avg"]')!.textContent).toBe('1.3K');
+  });
+
   it("shows each of the six rarity levels in its colour, with Roblox's own word in the title", async () => {
     const levels = [
       ['impossible', 'Impossible', 'text-red-300'],

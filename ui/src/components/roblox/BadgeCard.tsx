@@ -1,17 +1,25 @@
 import { Award } from 'lucide-react';
+import { weekAverageKnown, WEEK_AVERAGE_MIN_DAYS } from '../../lib/badgeHistory';
 import { abbreviateCount } from '../../lib/format';
 import { formatMoment, type MonitoredBadge } from '../../lib/roblox';
 import { FallbackImage } from './FallbackImage';
 import { HistoryChart } from './HistoryChart';
 import { RarityBadge } from './labels';
 
-function Figure({ label, value, exact }: { label: string; value: number; exact: number }) {
+/** A figure; `value` null: not known yet, `unknownNote` says why. */
+function Figure({ label, value, exact, unknownNote }: { label: string; value: number | null; exact: number; unknownNote?: string }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-slate-400">{label}</dt>
-      <dd className="text-lg font-bold tabular-nums text-white" title={exact.toLocaleString('en-US')} data-testid={`figure-${label}`}>
-        {abbreviateCount(value)}
-      </dd>
+      {value === null ? (
+        <dd className="text-sm font-semibold text-slate-300" title={unknownNote} data-testid={`figure-${label}`} data-known="false">
+          Not yet<span className="sr-only">: {unknownNote}</span>
+        </dd>
+      ) : (
+        <dd className="text-lg font-bold tabular-nums text-white" title={exact.toLocaleString('en-US')} data-testid={`figure-${label}`}>
+          {abbreviateCount(value)}
+        </dd>
+      )}
     </div>
   );
 }
@@ -49,7 +57,12 @@ export function BadgeCard({ badge, staleAt }: { badge: MonitoredBadge; staleAt: 
         <dl className="grid grid-cols-3 gap-2">
           <Figure label="Total awarded" value={badge.awardedCount} exact={badge.awardedCount} />
           <Figure label="Today" value={badge.dailyStats.today} exact={badge.dailyStats.today} />
-          <Figure label="Weekly avg" value={Math.round(badge.dailyStats.weekAverage)} exact={badge.dailyStats.weekAverage} />
+          <Figure
+            label="Weekly avg"
+            value={weekAverageKnown(badge.history) ? Math.round(badge.dailyStats.weekAverage) : null}
+            exact={badge.dailyStats.weekAverage}
+            unknownNote={`known after ${WEEK_AVERAGE_MIN_DAYS} days of recorded history`}
+          />
         </dl>
         {staleAt && (
           <p className="text-xs text-amber-300" data-testid="badge-stale">

@@ -1,0 +1,213 @@
+// Screenshots of every route and the main states, at 1440, 1280 and 390 px, in the dark and the light theme,
+// into one folder (target/screenshots/ unless SCREENSHOTS_DIR says otherwise): for looking at the site, not a
+// test (its name is not *.test.mjs, so the suite does not run it). Run through scripts/screenshots, which
+// builds the binary first; the server, the fake Roblox and Chromium are the e2e harness's.
+//
+//   FANHUB_BIN=... node e2e/screenshots.mjs [--only SUBSTRING] [--widths 1440,390] [--themes light]
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { UI_DIR, createAdminKey, exampleBin, launchBrowser, startProcess, startServer } from './harness.mjs';
+import { adminSessionCookies } from './admin-helpers.mjs';
+import { FAKE, siteFile } from './roblox-fake.mjs';
+
+const OUT = path.resolve(process.env.SCREENSHOTS_DIR || path.join(UI_DIR, '../target/screenshots'));
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : null);
+const only = arg('--only');
+
+const WIDTHS = {
+  1440: { viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 },
+  1280: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 },
+  390: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+};
+const THEMES = (arg('--themes') ?? 'dark,light').split(',');
+for (const w of (arg('--widths') ?? '').split(',').filter(Boolean)) if (!WIDTHS[w]) throw new Error(`--widths: one of ${Object.keys(WIDTHS)}`);
+const SHOWN_WIDTHS = arg('--widths') ? arg('--widths').split(',') : Object.keys(WIDTHS);
+
+// ------------------------------------------------------------------------------------------------
+// A wide banner picture (PNG written here: no image library), for the sponsored banner state.
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf) {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type, data) {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+/** A w x h RGB PNG: diagonal stripes of two colours. */
+function stripedPng(w, h, a, b) {
+  const raw = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * (w * 3 + 1);
+    for (let x = 0; x < w; x++) raw.set(Math.floor((x + y) / 24) % 2 ? a : b, row + 1 + x * 3);
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+// ------------------------------------------------------------------------------------------------
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const site = siteFile(3600);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fanhub-shots-'));
+  const roblox = await startProcess({ command: exampleBin('fake_roblox'), ready: FAKE.ready, what: 'fake Roblox' });
+  const server = await startServer({
+    args: ['--site', site.file],
+    env: { FANHUB_ROBLOX_API: FAKE.template(roblox.match[1]), FANHUB_ROBLOX_COOKIE: FAKE.cookie },
+    dataDir,
+  });
+  const browser = await launchBrowser();
+  const base = server.baseUrl;
+  const written = [];
+  try {
+    const api = async (p, init) => (await fetch(base + p, init)).json();
+    const env = { baseUrl: base, fetch: (p, init) => fetch(base + p, init) };
+    const adminKey = await createAdminKey(dataDir, 'screenshots');
+    const adminCookies = await adminSessionCookies(env, adminKey);
+    const { pages } = await api('/api/site');
+    const routes = [...pages.map((p) => p.path), '/no-such-page'];
+
+    /** A page at `width` in `theme`, the once-a-session fullscreen roll made, Roblox's CDN answered locally. */
+    async function open(width, theme, pathname, { cookies, fullscreen = false } = {}) {
+      const context = await browser.newContext({
+        ...WIDTHS[width],
+        baseURL: base,
+        locale: 'en-US',
+        timezoneId: 'UTC',
+        reducedMotion: 'reduce',
+        colorScheme: theme,
+      });
+      await context.route(FAKE.cdn, (route) => route.fulfill({ status: 404, body: '' }));
+      if (cookies) await context.addCookies(cookies);
+      if (!fullscreen) await context.addInitScript(() => sessionStorage.setItem('fanhub_fullscreen_ad', 'skipped'));
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(pathname, { waitUntil: 'networkidle' }).catch(() => {});
+      await page.locator('main h1').first().waitFor({ state: 'visible' }).catch(() => {});
+      return page;
+    }
+
+    async function shot(page, name, width, theme, { fullPage = true } = {}) {
+      const file = path.join(OUT, `${name}-${width}-${theme}.png`);
+      if (only && !file.includes(only)) return;
+      // Lazy pictures below the fold: scroll them in so the full-page picture shows them.
+      await page.evaluate(async () => {
+        for (const img of document.querySelectorAll('img[loading="lazy"]')) img.loading = 'eager';
+        await Promise.all(Array.from(document.images).map((i) => (i.complete ? null : new Promise((r) => ((i.onload = r), (i.onerror = r))))));
+      });
+      await page.mouse.move(0, 0);
+      await page.screenshot({ path: file, fullPage });
+      written.push(file);
+    }
+
+    const slug = (p) => (p === '/' ? 'home' : p.slice(1).replace(/[^a-z0-9]+/gi, '-'));
+
+    for (const width of SHOWN_WIDTHS) {
+      for (const theme of THEMES) {
+        for (const route of routes) {
+          const page = await open(width, theme, route);
+          await shot(page, `route-${slug(route)}`, width, theme);
+          await page.context().close();
+        }
+
+        // Player results from the fake Roblox.
+        let page = await open(width, theme, '/newgen-detector');
+        await page.getByLabel('Roblox username').fill(FAKE.veteran);
+        await page.getByRole('button', { name: 'Analyze Player' }).click();
+        await page.getByTestId('newgen-result').waitFor({ state: 'visible' }).catch(() => {});
+        await shot(page, 'state-newgen-result', width, theme);
+        await page.context().close();
+
+        // A guide open.
+        page = await open(width, theme, '/guides');
+        const toggle = page.getByTestId('guide-card').first().locator('button[aria-expanded]').first();
+        if (await toggle.count()) {
+          await toggle.click();
+          await toggle.scrollIntoViewIfNeeded();
+        }
+        await shot(page, 'state-guide-open', width, theme, { fullPage: false });
+        await page.context().close();
+
+        // The phone drawer.
+        if (width === '390') {
+          page = await open(width, theme, '/');
+          await page.getByRole('button', { name: 'Open menu' }).click();
+          await page.getByRole('dialog', { name: 'Menu' }).waitFor({ state: 'visible' });
+          await shot(page, 'state-drawer', width, theme, { fullPage: false });
+          await page.context().close();
+        }
+
+        // Every admin tab.
+        page = await open(width, theme, '/admin', { cookies: adminCookies });
+        const tabs = page.getByRole('tab');
+        await tabs.first().waitFor({ state: 'visible' }).catch(() => {});
+        const count = await tabs.count();
+        for (let i = 0; i < count; i++) {
+          const tab = tabs.nth(i);
+          const id = (await tab.getAttribute('data-tab')) || String(i);
+          await tab.click();
+          await page.waitForLoadState('networkidle').catch(() => {});
+          await shot(page, `admin-${id}`, width, theme);
+        }
+        await page.context().close();
+      }
+    }
+
+    // An active sponsored banner with a wide picture: submitted, approved, then the home page and the full-screen ad.
+    const form = new FormData();
+    form.append('websiteUrl', 'https://blocks-shop.example.com/');
+    form.append('adDescription', 'Hand-made block packs for builders: castles, towers, bridges and whole market streets, ready to place.');
+    form.append('targetAudience', 'game-developers');
+    form.append('duration', '10-fullscreen');
+    form.append('links', JSON.stringify(['https://video.example.com/watch/blocks', 'https://store.example.com/packs']));
+    form.append('image', new Blob([stripedPng(1200, 240, [10, 95, 115], [250, 200, 40])], { type: 'image/png' }), 'wide.png');
+    form.append('premiumFullscreen', 'true');
+    form.append('fullscreenMessageType', 'user-input');
+    form.append('fullscreenCustomMessage', 'Build your dream castle today!');
+    const submitted = await api('/api/advertise', { method: 'POST', body: form, headers: { Origin: base } });
+    const approve = await fetch(`${base}/api/admin/advertisements/${submitted.id}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json', 'X-Admin-Key': adminKey, Origin: base },
+      body: JSON.stringify({ status: 'approved' }),
+    });
+    if (!approve.ok) throw new Error(`approving the ad answered ${approve.status}: ${await approve.text()}`);
+    for (const width of SHOWN_WIDTHS) {
+      for (const theme of THEMES) {
+        const page = await open(width, theme, '/');
+        await shot(page, 'state-banner', width, theme, { fullPage: false });
+        const test = page.getByRole('button', { name: 'Test Full-Screen' });
+        if (await test.count()) {
+          await test.click();
+          await page.getByRole('dialog').first().waitFor({ state: 'visible' }).catch(() => {});
+          await shot(page, 'state-fullscreen-ad', width, theme, { fullPage: false });
+        }
+        await page.context().close();
+      }
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    await server.stop().catch(() => {});
+    await roblox.stop().catch(() => {});
+    site.cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`${written.length} screenshots in ${OUT}`);
+}
+
+await main();
