@@ -80,7 +80,7 @@ impl LinkCards {
             "command" => self.commands.by_name(value.trim().trim_start_matches(':')).map(|c| command_subject(texts, c)),
             "guide" => guide_id(&value).and_then(|id| self.guides.by_id(id)).map(|g| guide_subject(texts, g)),
             _ => match self.player(site, &value).await {
-                Ok(card) => card.map(|card| player_subject(card)),
+                Ok(card) => card.map(player_subject),
                 Err(e) => {
                     tracing::warn!("a player's link card was not read: {e}");
                     None
