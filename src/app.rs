@@ -95,6 +95,11 @@ pub fn router(state: AppState) -> Router {
         started_at: state.started_at,
     };
     let hosting = Router::new().merge(backup::routes::router(backup_state)).merge(metrics::router(metrics_state));
+    let card_pictures = shell::pictures::router(shell::pictures::PicturesState {
+        site: state.site.clone(),
+        cards: state.link_cards.clone(),
+        heavy: state.heavy_work.clone(),
+    });
     let router = Router::new()
         .merge(content)
         .merge(polled)
@@ -102,6 +107,7 @@ pub fn router(state: AppState) -> Router {
         .merge(developers)
         .merge(hosting)
         .merge(roblox)
+        .merge(card_pictures)
         .fallback(fallback);
     // Installed only when metrics are on, so they cost nothing otherwise.
     let router = if state.metrics.enabled { router.layer(metrics::TrackLayer(state.metrics.clone())) } else { router };
@@ -146,7 +152,13 @@ async fn fallback(State(state): State<AppState>, req: Request) -> Response {
         let _ = state.visits.record(route.path, client.ip, crate::http::user_agent(req.headers()));
     }
     let origin = crate::http::origin::of_request(state.site.base_url.as_deref(), req.headers(), client);
-    state.shells.respond(&state.site, &state.site_json, route, origin, req.headers())
+    // A command, guide or player named in the query gets a card of its own (from what the
+    // server holds; never a Roblox call).
+    let subject = match route {
+        Some(route) => state.link_cards.subject(&state.site, route.path, req.uri()).await,
+        None => None,
+    };
+    state.shells.respond(&state.site, &state.site_json, route, subject.as_ref(), origin, req.headers())
 }
 
 #[cfg(test)]

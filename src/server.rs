@@ -41,8 +41,8 @@ pub fn build_state(
     let llm =
         secrets.llm.clone().map(|c| crate::llm::LlmClient::new(c, crate::llm::TIMEOUT).reporting_to(jobs.clone()));
     let mut site = site::load(options.site.as_deref()).map_err(|e| StartError(e.to_string()))?;
-    let commands = commands::Catalog::load().map_err(|e| StartError(e.to_string()))?;
-    let guides = guides::Library::load().map_err(|e| StartError(e.to_string()))?;
+    let commands = Arc::new(commands::Catalog::load().map_err(|e| StartError(e.to_string()))?);
+    let guides = Arc::new(guides::Library::load().map_err(|e| StartError(e.to_string()))?);
     let db = Db::open(&crate::db::database_path(&data_dir))
         .map_err(|e| StartError(format!("{}: {e}", data_dir.display())))?;
     let (scores, banner_now) = db
@@ -112,16 +112,27 @@ pub fn build_state(
         started_at,
         health_json: health_json.clone(),
     });
+    let link_cards = Arc::new(crate::shell::cards::LinkCards::new(
+        db.clone(),
+        commands.clone(),
+        guides.clone(),
+        crate::shell::pictures::Pictures::open(
+            data_dir.join(crate::shell::pictures::CACHE_DIR),
+            site.link_cards.pictures_in_memory,
+            site.link_cards.pictures_on_disk,
+        ),
+    ));
     let state = AppState::new(Inner {
         options,
         secrets,
         data_dir,
         db,
         site: Arc::new(site),
-        commands: Arc::new(commands),
-        guides: Arc::new(guides),
+        commands,
+        guides,
         bundle: Arc::new(bundle),
         shells: Arc::new(shells),
+        link_cards,
         visits: Arc::new(visits),
         started_at,
         build_id,

@@ -32,6 +32,8 @@ pub struct Inner {
     pub guides: Arc<Library>,
     pub bundle: Arc<Bundle>,
     pub shells: Arc<Shells>,
+    /// The head texts and pictures of one command, guide or checked player.
+    pub link_cards: Arc<crate::shell::cards::LinkCards>,
     pub visits: Arc<Visits>,
     pub started_at: jiff::Timestamp,
     pub build_id: String,

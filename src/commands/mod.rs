@@ -123,6 +123,11 @@ impl Catalog {
         self.ids.contains(&id)
     }
 
+    /// The command with this name, in any case (names are unique regardless of case).
+    pub fn by_name(&self, name: &str) -> Option<&CommandDef> {
+        self.commands.iter().find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
     /// Rebuilds the served lists from fresh scores.
     pub fn apply_scores(&self, scores: &HashMap<u32, Score>) {
         let items: Vec<CommandItem> = self

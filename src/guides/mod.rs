@@ -73,6 +73,10 @@ impl Library {
         self.guides.is_empty()
     }
 
+    pub fn by_id(&self, id: u32) -> Option<&Guide> {
+        self.guides.iter().find(|g| g.id == id)
+    }
+
     /// The category spelled as in the data, matched case-insensitively.
     pub fn category(&self, name: &str) -> Option<&'static str> {
         CATEGORIES.iter().copied().find(|c| c.eq_ignore_ascii_case(name.trim()))

@@ -44,6 +44,12 @@ impl Caching {
     /// OpenAPI document): a new rating shows in the shared figures at most 10 s late.
     pub const CONTENT: Self = Self("public, max-age=0, s-maxage=10, stale-while-revalidate=30, stale-if-error=3600");
 
+    /// A player's link-card picture: the same for everyone until the player is checked again
+    /// (its ETag names what it shows). Link unfurlers fetch it once; a shared cache keeps it
+    /// 10 minutes and serves it through an origin outage for a day.
+    pub const PLAYER_CARD: Self =
+        Self("public, max-age=0, s-maxage=600, stale-while-revalidate=600, stale-if-error=86400");
+
     /// Files that change only with a new release or never (robots.txt, the sitemap).
     pub const SITE_FILES: Self = Self("public, max-age=3600");
     /// Content-addressed files (the app's bundle, uploaded images): kept by everyone for a year.
@@ -83,6 +89,7 @@ pub const SHARED_OPERATIONS: &[(&str, Caching)] = &[
     ("getRobots", Caching::SITE_FILES),
     ("getSitemap", Caching::SITE_FILES),
     ("getUpload", Caching::IMMUTABLE),
+    ("getPlayerCardPicture", Caching::PLAYER_CARD),
 ];
 
 pub struct JsonBody {

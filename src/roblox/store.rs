@@ -141,6 +141,23 @@ pub fn player(conn: &Connection, user_id: u64) -> Result<Option<PlayerRow>, ApiE
         .optional()?)
 }
 
+/// The stored player with this username (any case) checked at or after `fresh_since_ms`, the
+/// most recently checked when an old name is still stored for another account. Read through
+/// the `players_username` index: the link cards ask it for every name a crawler opens.
+pub fn fresh_player_by_name(
+    conn: &Connection,
+    username: &str,
+    fresh_since_ms: i64,
+) -> Result<Option<PlayerRow>, ApiError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {PLAYER_COLUMNS} FROM players p WHERE p.username = ?1 COLLATE NOCASE AND p.checked_at >= ?2
+             ORDER BY p.checked_at DESC LIMIT 1"
+        ))?
+        .query_row(params![username, fresh_since_ms], player_from_row)
+        .optional()?)
+}
+
 /// How a ranking of stored players is ordered.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Sort {
@@ -482,6 +499,27 @@ mod tests {
         assert_eq!(cache_rows(&tx, "1", &["profile", "thumb"]).unwrap(), vec![("profile".into(), "{}".into(), 5)]);
         assert_eq!(prune(&tx, 6, 0).unwrap(), 1);
         tx.commit().unwrap();
+    }
+
+    #[test]
+    fn a_fresh_player_is_found_by_name_in_any_case_and_a_stale_one_is_not() {
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let tx = conn.transaction().unwrap();
+        upsert_player(&tx, &PlayerRow { username: "OldBuilder".into(), checked_at: 1_000, ..row(1, Some(2)) }).unwrap();
+        // An old name kept by a renamed account, checked earlier.
+        upsert_player(&tx, &PlayerRow { username: "oldbuilder".into(), checked_at: 500, ..row(2, None) }).unwrap();
+        let found = fresh_player_by_name(&tx, "OLDBUILDER", 400).unwrap().unwrap();
+        assert_eq!((found.user_id, found.username.as_str()), (1, "OldBuilder"), "the most recent check");
+        assert_eq!(fresh_player_by_name(&tx, "oldbuilder", 1_001).unwrap(), None, "checked too long ago");
+        assert_eq!(fresh_player_by_name(&tx, "nobody", 0).unwrap(), None);
+        let plan: String = tx
+            .query_row(
+                "EXPLAIN QUERY PLAN SELECT user_id FROM players p WHERE p.username = 'x' COLLATE NOCASE AND p.checked_at >= 0",
+                [],
+                |r| r.get(3),
+            )
+            .unwrap();
+        assert!(plan.contains("players_username"), "{plan}");
     }
 
     #[test]

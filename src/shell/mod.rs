@@ -6,13 +6,18 @@
 //! Each variant (route x origin) is rendered and brotli-compressed once, then served from
 //! memory with its own ETag. With `base_url` set there is one origin; without it the origin
 //! comes from the request's `Host`, so at most `MAX_ORIGINS` origins are kept and any further
-//! one is rendered per request, uncompressed.
+//! one is rendered per request, uncompressed. A page about one command, guide or player
+//! (`cards`) is a variant of its own, kept the same way but at most `MAX_SUBJECT_VARIANTS` of
+//! them (the oldest goes first), so links by the thousand cannot grow the memory.
 
+pub mod cards;
 pub(crate) mod first_screen;
 pub mod head;
+pub(crate) mod picture;
+pub mod pictures;
 pub(crate) mod seo;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, RwLock};
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -22,6 +27,7 @@ use crate::http::assets::{Asset, Bundle};
 use crate::http::cached::CachedJson;
 use crate::http::spa::{ROUTES, Route};
 use crate::site::{SiteSettings, document_title};
+use cards::Subject;
 
 pub use seo::router;
 
@@ -34,6 +40,8 @@ const APP_ROOT: &str = r#"<div id="app"></div>"#;
 pub const NOT_FOUND_TITLE: &str = "404 Page Not Found";
 
 const MAX_ORIGINS: usize = 16;
+/// Pages about one command, guide or player kept rendered (about 30 KB each with their brotli copy).
+const MAX_SUBJECT_VARIANTS: usize = 256;
 
 pub struct Shells {
     before: String,
@@ -61,7 +69,12 @@ struct Cache {
     /// (route index, or None for not-found; origin) -> rendered shell.
     variants: HashMap<(Option<usize>, Option<String>), Arc<Asset>>,
     origins: Vec<Option<String>>,
+    /// (route index, subject key, origin) -> rendered shell, and their keys oldest first.
+    subjects: HashMap<SubjectVariant, Arc<Asset>>,
+    subject_order: VecDeque<SubjectVariant>,
 }
+
+type SubjectVariant = (usize, String, Option<String>);
 
 impl Shells {
     pub fn new(bundle: &Bundle) -> Self {
@@ -100,12 +113,14 @@ impl Shells {
     }
 
     /// The shell for `route` (`None`: the not-found page, answered with 404), with `site` and its
-    /// public JSON (`site_json`, the `/api/site` body) embedded.
+    /// public JSON (`site_json`, the `/api/site` body) embedded; about `subject` when the address
+    /// names one (`cards::LinkCards::subject`).
     pub fn respond(
         &self,
         site: &SiteSettings,
         site_json: &CachedJson,
         route: Option<&Route>,
+        subject: Option<&Subject>,
         origin: Option<String>,
         request: &HeaderMap,
     ) -> Response {
@@ -113,7 +128,60 @@ impl Shells {
         let status = if index.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
         // The not-found shell names no URL, so one variant serves every origin.
         let origin = if index.is_some() { origin } else { None };
-        self.variant(site, site_json, index, origin).respond_with_status(status, request)
+        match (index, subject) {
+            (Some(index), Some(subject)) => self.subject_variant(site, site_json, index, subject, origin),
+            _ => self.variant(site, site_json, index, origin),
+        }
+        .respond_with_status(status, request)
+    }
+
+    /// The cached shell of a page about `subject`, like `variant` but bounded by count.
+    fn subject_variant(
+        &self,
+        site: &SiteSettings,
+        site_json: &CachedJson,
+        index: usize,
+        subject: &Subject,
+        origin: Option<String>,
+    ) -> Arc<Asset> {
+        let site_body = site_json.get();
+        let key = (index, subject.key.clone(), origin);
+        {
+            let cache = self.cache.read().unwrap_or_else(|p| p.into_inner());
+            if cache.site_etag.as_ref() == Some(&site_body.etag)
+                && let Some(found) = cache.subjects.get(&key)
+            {
+                return found.clone();
+            }
+        }
+        let html = self.render(site, &site_body.bytes, Some(index), Some(subject), key.2.as_deref());
+        let mut cache = self.cache.write().unwrap_or_else(|p| p.into_inner());
+        if cache.site_etag.as_ref() != Some(&site_body.etag) {
+            *cache = Cache { site_etag: Some(site_body.etag.clone()), ..Default::default() };
+        }
+        if let Some(found) = cache.subjects.get(&key) {
+            return found.clone();
+        }
+        if !cache.origins.contains(&key.2) && cache.origins.len() >= MAX_ORIGINS {
+            return Arc::new(Asset::html(html, false));
+        }
+        if !cache.origins.contains(&key.2) {
+            cache.origins.push(key.2.clone());
+        }
+        let asset = Arc::new(Asset::html(html, true));
+        cache.subjects.insert(key.clone(), asset.clone());
+        cache.subject_order.push_back(key);
+        while cache.subject_order.len() > MAX_SUBJECT_VARIANTS {
+            if let Some(oldest) = cache.subject_order.pop_front() {
+                cache.subjects.remove(&oldest);
+            }
+        }
+        asset
+    }
+
+    /// How many pages about one subject are kept rendered.
+    pub fn subject_variants(&self) -> usize {
+        self.cache.read().unwrap_or_else(|p| p.into_inner()).subjects.len()
     }
 
     fn variant(
@@ -140,7 +208,7 @@ impl Shells {
         if let Some(found) = cache.variants.get(&key) {
             return found.clone();
         }
-        let html = self.render(site, &site_body.bytes, key.0, key.1.as_deref());
+        let html = self.render(site, &site_body.bytes, key.0, None, key.1.as_deref());
         let known_origin = cache.origins.contains(&key.1);
         if !known_origin && cache.origins.len() >= MAX_ORIGINS {
             return Arc::new(Asset::html(html, false));
@@ -153,31 +221,54 @@ impl Shells {
         asset
     }
 
-    fn render(&self, site: &SiteSettings, site_json: &[u8], index: Option<usize>, origin: Option<&str>) -> String {
+    fn render(
+        &self,
+        site: &SiteSettings,
+        site_json: &[u8],
+        index: Option<usize>,
+        subject: Option<&Subject>,
+        origin: Option<&str>,
+    ) -> String {
         let page = index.and_then(|i| site.pages.iter().find(|p| p.path == ROUTES[i].path));
+        let subject = subject.filter(|_| page.is_some());
         let not_found_title = document_title(NOT_FOUND_TITLE, &site.name);
-        let canonical = match (page, origin) {
-            (Some(p), Some(o)) => Some(format!("{o}{}", p.path)),
+        let subject_title = subject.map(|s| document_title(&s.title, &site.name));
+        let canonical = match (page, subject, origin) {
+            (Some(_), Some(s), Some(o)) => Some(format!("{o}{}", s.path)),
+            (Some(p), None, Some(o)) => Some(format!("{o}{}", p.path)),
             _ => None,
         };
-        let image = match (&site.social_image, &self.bundled_image, origin) {
-            (Some(url), _, _) => Some(url.clone()),
-            (None, Some(path), Some(o)) => Some(format!("{o}{path}")),
+        let own_image = subject.and_then(|s| s.image.as_deref());
+        let image = match (own_image, &site.social_image, &self.bundled_image, origin) {
+            (Some(path), _, _, Some(o)) => Some(format!("{o}{path}")),
+            (_, Some(url), _, _) => Some(url.clone()),
+            (_, None, Some(path), Some(o)) => Some(format!("{o}{path}")),
             _ => None,
+        };
+        // A picture of its own shows the subject's title; the site's shows the site's name.
+        let image_alt = match (subject, own_image.is_some() && origin.is_some()) {
+            (Some(s), true) => s.title.as_str(),
+            _ => site.name.as_str(),
         };
         let no_chunks = Vec::new();
         let first_screen = index.and_then(|i| self.first_screen(i, site_json));
         // A painted first screen wants the link to itself (see `DeferredEntry`).
         let preload = index.filter(|_| first_screen.is_none() || self.deferred_entry.is_none());
         let head = head::Head {
-            document_title: page.map_or(&not_found_title, |p| &p.document_title),
-            card_title: page.map_or(NOT_FOUND_TITLE, |p| &p.title),
-            description: page.map_or(&site.description, |p| &p.description),
+            document_title: subject_title
+                .as_deref()
+                .or(page.map(|p| p.document_title.as_str()))
+                .unwrap_or(&not_found_title),
+            card_title: subject.map(|s| s.title.as_str()).or(page.map(|p| p.title.as_str())).unwrap_or(NOT_FOUND_TITLE),
+            description: subject
+                .map(|s| s.description.as_str())
+                .or(page.map(|p| p.description.as_str()))
+                .unwrap_or(&site.description),
             site_name: &site.name,
             canonical: canonical.as_deref(),
             image: image.as_deref(),
-            image_alt: &site.name,
-            index: page.is_some_and(|p| p.index),
+            image_alt,
+            index: page.is_some_and(|p| p.index) && subject.is_none_or(|s| s.index),
             module_preloads: preload.map_or(&no_chunks, |i| &self.chunks[i]),
             fetch_preloads: preload.map_or(&[], |i| ROUTES[i].first_calls),
             site_json,

@@ -64,9 +64,11 @@ pub fn sitemap_xml(site: &SiteSettings, origin: &str) -> String {
 }
 
 /// Crawlers may read every page (pages not meant for search carry `noindex`, which a crawler
-/// only sees when allowed in); the API is off limits.
+/// only sees when allowed in); the API is off limits but for the players' card pictures, which
+/// link unfurlers that follow robots.txt (Twitterbot) must be allowed to fetch. The longer rule
+/// wins, and it comes first for crawlers that take the first match.
 pub fn robots_txt(origin: Option<&str>) -> String {
-    let mut out = String::from("User-agent: *\nDisallow: /api/\n");
+    let mut out = String::from("User-agent: *\nAllow: /api/players/\nDisallow: /api/\n");
     if let Some(origin) = origin {
         out.push_str(&format!("\nSitemap: {origin}/sitemap.xml\n"));
     }
@@ -92,5 +94,6 @@ mod tests {
     fn robots_points_at_the_sitemap() {
         assert!(robots_txt(Some("https://x.org")).contains("\nSitemap: https://x.org/sitemap.xml\n"));
         assert!(!robots_txt(None).contains("Sitemap"));
+        assert!(robots_txt(None).starts_with("User-agent: *\nAllow: /api/players/\nDisallow: /api/\n"));
     }
 }

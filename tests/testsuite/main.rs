@@ -19,6 +19,7 @@ mod full_disk;
 mod head;
 mod hostile_input;
 mod http_contract;
+mod link_cards;
 mod litestream;
 mod llm;
 mod metrics;
