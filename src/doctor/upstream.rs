@@ -231,11 +231,10 @@ pub async fn check_llm(config: Option<&LlmConfig>) -> Vec<Check> {
 pub async fn check_roblox(settings: &RobloxSettings) -> Vec<Check> {
     let http = client();
     let users = settings.api_template.replace("{service}", "users").trim_end_matches('/').to_string();
-    let anonymous = match http.get(format!("{users}/v1/users/1")).send().await {
+    let user_1 = format!("{users}/v1/users/1");
+    let anonymous = match http.get(&user_1).send().await {
         Err(e) => Check::fail("Roblox", format!("{users}: {}", why(e)), NETWORK_FIX),
-        Ok(r) if let Some(refused) = refused_redirect("Roblox", &format!("{users}/v1/users/1"), &r, "the request") => {
-            refused
-        }
+        Ok(r) if let Some(refused) = refused_redirect("Roblox", &user_1, &r, "the request") => refused,
         Ok(r) if r.status().is_success() => Check::pass("Roblox", format!("{users} answers anonymous requests")),
         Ok(r) if r.status() == StatusCode::TOO_MANY_REQUESTS => Check::fail(
             "Roblox",
@@ -244,7 +243,7 @@ pub async fn check_roblox(settings: &RobloxSettings) -> Vec<Check> {
         ),
         Ok(r) => Check::fail(
             "Roblox",
-            format!("{users}/v1/users/1 answered HTTP {}", r.status().as_u16()),
+            format!("{user_1} answered HTTP {}", r.status().as_u16()),
             "check FANHUB_ROBLOX_API (a template like https://{service}.roblox.com)",
         ),
     };
@@ -258,23 +257,15 @@ pub async fn check_roblox(settings: &RobloxSettings) -> Vec<Check> {
         return vec![anonymous, Check::skipped("Roblox cookie", why), open_cloud];
     };
     let cookie_fix = "sign in to Roblox again and copy the new .ROBLOSECURITY cookie into FANHUB_ROBLOX_COOKIE";
-    let request =
-        http.get(format!("{users}/v1/users/authenticated")).header("cookie", format!(".ROBLOSECURITY={cookie}"));
+    const COOKIE: &str = "the cookie (FANHUB_ROBLOX_COOKIE)";
+    let url = format!("{users}/v1/users/authenticated");
+    let request = http.get(&url).header("cookie", format!(".ROBLOSECURITY={cookie}"));
     let with_cookie = match request.send().await {
         Err(e) if e.is_builder() => {
             Check::fail("Roblox cookie", "FANHUB_ROBLOX_COOKIE is not a valid header value", cookie_fix)
         }
         Err(e) => Check::fail("Roblox cookie", format!("{users}: {}", why(e)), NETWORK_FIX),
-        Ok(r)
-            if let Some(refused) = refused_redirect(
-                "Roblox cookie",
-                &format!("{users}/v1/users/authenticated"),
-                &r,
-                "the cookie (FANHUB_ROBLOX_COOKIE)",
-            ) =>
-        {
-            refused
-        }
+        Ok(r) if let Some(refused) = refused_redirect("Roblox cookie", &url, &r, COOKIE) => refused,
         Ok(r) if r.status().is_success() => {
             let who = json(r).await.and_then(|v| v["name"].as_str().map(String::from));
             Check::pass(
@@ -287,11 +278,7 @@ pub async fn check_roblox(settings: &RobloxSettings) -> Vec<Check> {
             format!("refused (HTTP {}): it expired or the account signed out", r.status().as_u16()),
             cookie_fix,
         ),
-        Ok(r) => Check::fail(
-            "Roblox cookie",
-            format!("{users}/v1/users/authenticated answered HTTP {}", r.status().as_u16()),
-            cookie_fix,
-        ),
+        Ok(r) => Check::fail("Roblox cookie", format!("{url} answered HTTP {}", r.status().as_u16()), cookie_fix),
     };
     let with_cookie = if settings.open_cloud_key.is_none() {
         Check {
@@ -370,22 +357,15 @@ pub async fn check_discord(settings: &DiscordSettings) -> Vec<Check> {
     let api = &settings.api;
     let token_fix =
         "copy the bot token again (Developer Portal → your application → Bot → Reset Token) into FANHUB_DISCORD_TOKEN";
-    let get = |path: &str| http.get(format!("{api}{path}")).header("authorization", format!("Bot {token}")).send();
-    let bot = match get("/users/@me").await {
+    const TOKEN: &str = "the token (FANHUB_DISCORD_TOKEN)";
+    let get = |url: &str| http.get(url).header("authorization", format!("Bot {token}")).send();
+    let (me_url, app_url) = (format!("{api}/users/@me"), format!("{api}/applications/@me"));
+    let bot = match get(&me_url).await {
         Err(e) if e.is_builder() => {
             Err(Check::fail("Discord token", "FANHUB_DISCORD_TOKEN is not a valid header value", token_fix))
         }
         Err(e) => Err(Check::fail("Discord token", format!("{api}: {}", why(e)), NETWORK_FIX)),
-        Ok(r)
-            if let Some(refused) = refused_redirect(
-                "Discord token",
-                &format!("{api}/users/@me"),
-                &r,
-                "the token (FANHUB_DISCORD_TOKEN)",
-            ) =>
-        {
-            Err(refused)
-        }
+        Ok(r) if let Some(refused) = refused_redirect("Discord token", &me_url, &r, TOKEN) => Err(refused),
         Ok(r) if r.status().is_success() => {
             let user = json(r).await.unwrap_or_default();
             Ok(user["username"].as_str().unwrap_or("an unnamed bot").to_string())
@@ -395,7 +375,7 @@ pub async fn check_discord(settings: &DiscordSettings) -> Vec<Check> {
         }
         Ok(r) => Err(Check::fail(
             "Discord token",
-            format!("{api}/users/@me answered HTTP {}", r.status().as_u16()),
+            format!("{me_url} answered HTTP {}", r.status().as_u16()),
             "check FANHUB_DISCORD_API (default https://discord.com/api/v10)",
         )),
     };
@@ -406,18 +386,9 @@ pub async fn check_discord(settings: &DiscordSettings) -> Vec<Check> {
     let token_line = Check::pass("Discord token", format!("accepted (bot {name})"));
     let intent_fix =
         "Developer Portal → your application → Bot → Privileged Gateway Intents → turn on Message Content Intent";
-    let intent = match get("/applications/@me").await {
+    let intent = match get(&app_url).await {
         Err(e) => Check::fail("Discord intent", format!("{api}: {}", why(e)), NETWORK_FIX),
-        Ok(r)
-            if let Some(refused) = refused_redirect(
-                "Discord intent",
-                &format!("{api}/applications/@me"),
-                &r,
-                "the token (FANHUB_DISCORD_TOKEN)",
-            ) =>
-        {
-            refused
-        }
+        Ok(r) if let Some(refused) = refused_redirect("Discord intent", &app_url, &r, TOKEN) => refused,
         Ok(r) if r.status().is_success() => {
             let flags = json(r).await.and_then(|v| v["flags"].as_u64());
             match flags {
@@ -432,11 +403,7 @@ pub async fn check_discord(settings: &DiscordSettings) -> Vec<Check> {
                 None => Check::fail("Discord intent", "/applications/@me has no flags field", intent_fix),
             }
         }
-        Ok(r) => Check::fail(
-            "Discord intent",
-            format!("{api}/applications/@me answered HTTP {}", r.status().as_u16()),
-            intent_fix,
-        ),
+        Ok(r) => Check::fail("Discord intent", format!("{app_url} answered HTTP {}", r.status().as_u16()), intent_fix),
     };
     vec![token_line, intent]
 }
