@@ -713,6 +713,7 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
 async fn an_answer_over_the_size_cap_is_refused_in_bounded_time() {
     use crate::common::{Oversized, start_oversized};
     use fanhub::discord::client::{DiscordClient, DiscordError};
+    fanhub::llm::install_crypto();
     for kind in [Oversized::Announced, Oversized::Endless] {
         let base = start_oversized(kind).await;
         let discord = DiscordClient::new(&base, Some(TOKEN.into()), "https://site.example", Default::default());

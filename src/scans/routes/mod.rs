@@ -28,8 +28,6 @@ use crate::roblox::settings::GenerationCode;
 mod leaderboards;
 mod reports;
 mod scan;
-#[cfg(test)]
-mod tests;
 
 pub use leaderboards::*;
 pub use reports::*;
@@ -75,3 +73,6 @@ fn plain_text(field: &str, raw: Option<&str>, min: usize, max: usize) -> Result<
 fn status_of(state: &ScansState, row: store::ScanRow) -> ScanStatus {
     ScanStatus::of(row, &state.scans, &state.roblox)
 }
+
+#[cfg(test)]
+mod tests;

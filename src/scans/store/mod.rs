@@ -5,10 +5,11 @@
 mod jobs;
 mod leaderboards;
 mod reports;
-#[cfg(test)]
-mod tests;
 
 pub use crate::roblox::store::{Sort, player_count, ranking_ids, ranking_version};
 pub use jobs::*;
 pub use leaderboards::*;
 pub use reports::*;
+
+#[cfg(test)]
+mod tests;
