@@ -30,6 +30,7 @@ pub mod llm;
 pub mod logging;
 pub mod metrics;
 pub mod openapi;
+pub mod outbound;
 pub mod ratelimit;
 pub mod roblox;
 pub mod scans;

@@ -1,5 +1,6 @@
 //! One small client for Discord's REST API: the bot token (never logged), the User-Agent Discord
-//! requires, a timeout on every call, and its rate limits read from the headers: per-bucket
+//! requires, the shared outbound client (a timeout on every call, no redirect to another host,
+//! answers of at most 4 MiB), and its rate limits read from the headers: per-bucket
 //! `X-RateLimit-Remaining`/`Reset-After`, 429 `retry_after` (bucket or global scope), and a
 //! budget far below the invalid-request ceiling (10,000 401/403/429 per 10 minutes per IP).
 
@@ -13,6 +14,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::jobs::{Jobs, Outcome};
+use crate::outbound;
 
 pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// A wait for a rate limit up to this long is slept through; a longer one fails the call.
@@ -109,9 +111,16 @@ impl Limits {
     }
 }
 
-/// A failed send or read, without the URL (it can carry an interaction token).
-fn transport(e: reqwest::Error) -> DiscordError {
-    if e.is_timeout() { DiscordError::Timeout(TIMEOUT) } else { DiscordError::Unreachable(e.without_url().to_string()) }
+/// A failed send or read, in Discord's terms (the words never carry the URL, which can hold an
+/// interaction token).
+impl From<outbound::Failure> for DiscordError {
+    fn from(failure: outbound::Failure) -> Self {
+        match failure {
+            outbound::Failure::Timeout => Self::Timeout(TIMEOUT),
+            outbound::Failure::Unreachable(why) => Self::Unreachable(why),
+            too_long @ outbound::Failure::TooLong(_) => Self::BadAnswer(too_long.to_string()),
+        }
+    }
 }
 
 fn secs(s: f64) -> Duration {
@@ -183,12 +192,7 @@ struct Counts {
 impl DiscordClient {
     /// `base` is the API root (`https://discord.com/api/v10`); `site_url` goes into the User-Agent.
     pub fn new(base: &str, token: Option<String>, site_url: &str, jobs: Jobs) -> Self {
-        let http = reqwest::Client::builder()
-            .timeout(TIMEOUT)
-            .connect_timeout(Duration::from_secs(5))
-            .user_agent(format!("DiscordBot ({site_url}, {})", env!("CARGO_PKG_VERSION")))
-            .build()
-            .expect("an HTTP client with rustls");
+        let http = outbound::client(TIMEOUT, &format!("DiscordBot ({site_url}, {})", env!("CARGO_PKG_VERSION")));
         Self { http, base: base.trim_end_matches('/').to_string(), token, jobs, limits: Arc::default() }
     }
 
@@ -338,25 +342,14 @@ impl DiscordClient {
             }
             let response = match request.send().await {
                 Ok(r) => r,
-                Err(e) => {
-                    self.jobs.upstream_call("discord", route, Outcome::Failed);
-                    let error = transport(e);
-                    self.jobs.upstream_failed("discord", format!("{route}: {error}"));
-                    return Err(error);
-                }
+                Err(e) => return Err(self.failed(route, e.into())),
             };
-            let status = response.status();
             let now = Instant::now();
             let headers = response.headers().clone();
             self.limits.lock().expect("limits lock").learn(route, major, &headers, now);
-            let text = match response.text().await {
-                Ok(t) => t,
-                Err(e) => {
-                    self.jobs.upstream_call("discord", route, Outcome::Failed);
-                    let error = transport(e);
-                    self.jobs.upstream_failed("discord", format!("{route}: {error}"));
-                    return Err(error);
-                }
+            let (status, text) = match outbound::read_text(response).await {
+                Ok(answer) => answer,
+                Err(failure) => return Err(self.failed(route, failure)),
             };
             if status == StatusCode::TOO_MANY_REQUESTS {
                 self.jobs.upstream_call("discord", route, Outcome::Throttled);
@@ -379,6 +372,14 @@ impl DiscordClient {
             return serde_json::from_str(text).map_err(|e| DiscordError::BadAnswer(e.to_string()));
         }
         unreachable!("the loop returns on its second pass")
+    }
+
+    /// A call that got no readable answer: counted and logged.
+    fn failed(&self, route: &'static str, failure: outbound::Failure) -> DiscordError {
+        self.jobs.upstream_call("discord", route, Outcome::Failed);
+        let error = DiscordError::from(failure);
+        self.jobs.upstream_failed("discord", format!("{route}: {error}"));
+        error
     }
 
     fn note_throttled(&self, route: &'static str, major: &str, headers: &HeaderMap, body: &str, now: Instant) -> f64 {

@@ -317,9 +317,10 @@ async fn running_fanhub(addr: SocketAddr) -> Option<String> {
         IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
         ip => ip,
     };
-    let client = reqwest::Client::builder().timeout(Duration::from_secs(3)).build().ok()?;
+    let client = crate::outbound::client(Duration::from_secs(3), super::upstream::USER_AGENT);
     let url = format!("http://{}/api/health", SocketAddr::new(ip, addr.port()));
-    let health: serde_json::Value = client.get(url).send().await.ok()?.json().await.ok()?;
+    let (_, body) = crate::outbound::read_text(client.get(url).send().await.ok()?).await.ok()?;
+    let health: serde_json::Value = serde_json::from_str(&body).ok()?;
     let version = health["version"].as_str()?;
     let status = health["status"].as_str()?;
     let disk = if health["disk"] == "full" { ", its disk is full: writes answer 507" } else { "" };

@@ -6,6 +6,10 @@
 //! (`FANHUB_ROBLOX_API`, `FANHUB_ROBLOX_COOKIE`, `FANHUB_DISCORD_TOKEN`, `FANHUB_DISCORD_API`) and
 //! make their own two requests; when the `src/roblox` and `src/discord` clients land, their
 //! config types replace `RobloxSettings` / `DiscordSettings` here.
+//!
+//! Every check sends its credential (the LLM key, the cookie, the Open Cloud key, the bot token)
+//! only to the host configured for it: a redirect to another host is not followed, and the
+//! check fails saying so.
 
 use std::time::Duration;
 
@@ -15,6 +19,8 @@ use super::Check;
 use crate::config::Secrets;
 use crate::llm::LlmConfig;
 
+/// The doctor's calls say who they are.
+pub(super) const USER_AGENT: &str = concat!("fanhub-doctor/", env!("CARGO_PKG_VERSION"));
 /// One request's limit.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(4);
 /// One service's limit (a service may make two requests).
@@ -104,28 +110,44 @@ async fn within_deadline(names: &[&'static str], checks: impl Future<Output = Ve
     }
 }
 
-fn client() -> Result<reqwest::Client, String> {
-    reqwest::Client::builder()
-        .timeout(REQUEST_TIMEOUT)
-        .connect_timeout(REQUEST_TIMEOUT)
-        .user_agent(concat!("fanhub-doctor/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| format!("cannot build an HTTP client: {e}"))
+/// The shared outbound client: it never follows a redirect to another host, so a key, a
+/// cookie or a token is only ever sent to the host configured for it.
+fn client() -> reqwest::Client {
+    crate::outbound::client(REQUEST_TIMEOUT, USER_AGENT)
 }
 
-/// A transport failure in one line, with its causes (reqwest's own text stops at "error sending
-/// request"). Callers strip the URL first: it may carry credentials.
+/// A transport failure in one line, with its causes and without the URL (it may carry
+/// credentials).
 fn why(e: reqwest::Error) -> String {
-    if e.is_timeout() {
-        return format!("no answer within {}s", REQUEST_TIMEOUT.as_secs());
+    match crate::outbound::Failure::from(e) {
+        crate::outbound::Failure::Timeout => format!("no answer within {}s", REQUEST_TIMEOUT.as_secs()),
+        other => other.to_string(),
     }
-    let mut parts = vec![e.to_string()];
-    let mut source = std::error::Error::source(&e);
-    while let Some(s) = source {
-        parts.push(s.to_string());
-        source = s.source();
-    }
-    parts.join(": ")
+}
+
+/// The check's failure when `response` is a redirect to another host, which was not followed:
+/// `credential` (what the request carried) was not sent there, and the report says so.
+fn refused_redirect(name: &'static str, url: &str, response: &reqwest::Response, credential: &str) -> Option<Check> {
+    let host = crate::outbound::redirected_elsewhere(response)?;
+    Some(Check::fail(
+        name,
+        format!(
+            "{url} answered HTTP {} with a redirect to another host ({host}); the redirect was refused, so {credential} was not sent there",
+            response.status().as_u16()
+        ),
+        "set the URL to the service itself (a redirect to another host is never followed: it would carry the credential away)",
+    ))
+}
+
+/// The answer's status and body (at most the outbound cap; empty when unreadable).
+async fn text(response: reqwest::Response) -> (StatusCode, String) {
+    let status = response.status();
+    (status, crate::outbound::read_text(response).await.map(|(_, t)| t).unwrap_or_default())
+}
+
+/// The answer as JSON (at most the outbound cap); None when unreadable.
+async fn json(response: reqwest::Response) -> Option<serde_json::Value> {
+    serde_json::from_str(&crate::outbound::read_text(response).await.ok()?.1).ok()
 }
 
 /// The first 160 characters of an error body, on one line.
@@ -143,10 +165,8 @@ pub async fn check_llm(config: Option<&LlmConfig>) -> Vec<Check> {
     let Some(config) = config else {
         return vec![Check::skipped(NAME, "not configured (FANHUB_LLM_URL unset): the built-in heuristics are used")];
     };
-    let http = match client() {
-        Ok(c) => c,
-        Err(e) => return vec![Check::fail(NAME, e, "report this as a bug")],
-    };
+    let http = client();
+    let credential = if config.key.is_some() { "the key (FANHUB_LLM_KEY)" } else { "the request" };
     let with_key = |request: reqwest::RequestBuilder| match &config.key {
         Some(key) => request.bearer_auth(key),
         None => request,
@@ -155,14 +175,17 @@ pub async fn check_llm(config: Option<&LlmConfig>) -> Vec<Check> {
     let key_fix = "check FANHUB_LLM_KEY (the server refused it)";
     let response = match with_key(http.get(format!("{base}/models"))).send().await {
         Ok(r) => r,
-        Err(e) => return vec![Check::fail(NAME, format!("{base}: {}", why(e.without_url())), NETWORK_FIX)],
+        Err(e) => return vec![Check::fail(NAME, format!("{base}: {}", why(e)), NETWORK_FIX)],
     };
+    if let Some(refused) = refused_redirect(NAME, &format!("{base}/models"), &response, credential) {
+        return vec![refused];
+    }
     let status = response.status();
     if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
         return vec![Check::fail(NAME, format!("{base} refused the key (HTTP {})", status.as_u16()), key_fix)];
     }
     if status.is_success() {
-        let listed: Option<Vec<String>> = response.json::<serde_json::Value>().await.ok().and_then(|v| {
+        let listed: Option<Vec<String>> = json(response).await.and_then(|v| {
             v["data"]
                 .as_array()
                 .map(|models| models.iter().filter_map(|m| m["id"].as_str().map(String::from)).collect())
@@ -187,10 +210,12 @@ pub async fn check_llm(config: Option<&LlmConfig>) -> Vec<Check> {
     });
     let response = match with_key(http.post(format!("{base}/chat/completions")).json(&body)).send().await {
         Ok(r) => r,
-        Err(e) => return vec![Check::fail(NAME, format!("{base}: {}", why(e.without_url())), NETWORK_FIX)],
+        Err(e) => return vec![Check::fail(NAME, format!("{base}: {}", why(e)), NETWORK_FIX)],
     };
-    let status = response.status();
-    let text = response.text().await.unwrap_or_default();
+    if let Some(refused) = refused_redirect(NAME, &format!("{base}/chat/completions"), &response, credential) {
+        return vec![refused];
+    }
+    let (status, text) = text(response).await;
     vec![match status.as_u16() {
         200..=299 => Check::pass(NAME, format!("{base} answered a one-token request with the model {}", config.model)),
         401 | 403 => Check::fail(NAME, format!("{base} refused the key (HTTP {})", status.as_u16()), key_fix),
@@ -204,13 +229,12 @@ pub async fn check_llm(config: Option<&LlmConfig>) -> Vec<Check> {
 
 /// Roblox: an anonymous request to the users service, then, when a cookie is set, who it signs in as.
 pub async fn check_roblox(settings: &RobloxSettings) -> Vec<Check> {
-    let http = match client() {
-        Ok(c) => c,
-        Err(e) => return vec![Check::fail("Roblox", e, "report this as a bug")],
-    };
+    let http = client();
     let users = settings.api_template.replace("{service}", "users").trim_end_matches('/').to_string();
-    let anonymous = match http.get(format!("{users}/v1/users/1")).send().await {
-        Err(e) => Check::fail("Roblox", format!("{users}: {}", why(e.without_url())), NETWORK_FIX),
+    let user_1 = format!("{users}/v1/users/1");
+    let anonymous = match http.get(&user_1).send().await {
+        Err(e) => Check::fail("Roblox", format!("{users}: {}", why(e)), NETWORK_FIX),
+        Ok(r) if let Some(refused) = refused_redirect("Roblox", &user_1, &r, "the request") => refused,
         Ok(r) if r.status().is_success() => Check::pass("Roblox", format!("{users} answers anonymous requests")),
         Ok(r) if r.status() == StatusCode::TOO_MANY_REQUESTS => Check::fail(
             "Roblox",
@@ -219,7 +243,7 @@ pub async fn check_roblox(settings: &RobloxSettings) -> Vec<Check> {
         ),
         Ok(r) => Check::fail(
             "Roblox",
-            format!("{users}/v1/users/1 answered HTTP {}", r.status().as_u16()),
+            format!("{user_1} answered HTTP {}", r.status().as_u16()),
             "check FANHUB_ROBLOX_API (a template like https://{service}.roblox.com)",
         ),
     };
@@ -233,15 +257,17 @@ pub async fn check_roblox(settings: &RobloxSettings) -> Vec<Check> {
         return vec![anonymous, Check::skipped("Roblox cookie", why), open_cloud];
     };
     let cookie_fix = "sign in to Roblox again and copy the new .ROBLOSECURITY cookie into FANHUB_ROBLOX_COOKIE";
-    let request =
-        http.get(format!("{users}/v1/users/authenticated")).header("cookie", format!(".ROBLOSECURITY={cookie}"));
+    const COOKIE: &str = "the cookie (FANHUB_ROBLOX_COOKIE)";
+    let url = format!("{users}/v1/users/authenticated");
+    let request = http.get(&url).header("cookie", format!(".ROBLOSECURITY={cookie}"));
     let with_cookie = match request.send().await {
         Err(e) if e.is_builder() => {
             Check::fail("Roblox cookie", "FANHUB_ROBLOX_COOKIE is not a valid header value", cookie_fix)
         }
-        Err(e) => Check::fail("Roblox cookie", format!("{users}: {}", why(e.without_url())), NETWORK_FIX),
+        Err(e) => Check::fail("Roblox cookie", format!("{users}: {}", why(e)), NETWORK_FIX),
+        Ok(r) if let Some(refused) = refused_redirect("Roblox cookie", &url, &r, COOKIE) => refused,
         Ok(r) if r.status().is_success() => {
-            let who = r.json::<serde_json::Value>().await.ok().and_then(|v| v["name"].as_str().map(String::from));
+            let who = json(r).await.and_then(|v| v["name"].as_str().map(String::from));
             Check::pass(
                 "Roblox cookie",
                 format!("accepted (signed in as {})", who.as_deref().unwrap_or("an unnamed account")),
@@ -252,11 +278,7 @@ pub async fn check_roblox(settings: &RobloxSettings) -> Vec<Check> {
             format!("refused (HTTP {}): it expired or the account signed out", r.status().as_u16()),
             cookie_fix,
         ),
-        Ok(r) => Check::fail(
-            "Roblox cookie",
-            format!("{users}/v1/users/authenticated answered HTTP {}", r.status().as_u16()),
-            cookie_fix,
-        ),
+        Ok(r) => Check::fail("Roblox cookie", format!("{url} answered HTTP {}", r.status().as_u16()), cookie_fix),
     };
     let with_cookie = if settings.open_cloud_key.is_none() {
         Check {
@@ -287,10 +309,13 @@ async fn check_open_cloud(http: &reqwest::Client, settings: &RobloxSettings) -> 
         Err(e) if e.is_builder() => {
             return Check::fail(NAME, "FANHUB_ROBLOX_OPEN_CLOUD_KEY is not a valid header value", fix);
         }
-        Err(e) => return Check::fail(NAME, format!("{base}: {}", why(e.without_url())), NETWORK_FIX),
+        Err(e) => return Check::fail(NAME, format!("{base}: {}", why(e)), NETWORK_FIX),
         Ok(r) => r,
     };
-    let status = response.status();
+    let url = format!("{base}/cloud/v2/users/1");
+    if let Some(refused) = refused_redirect(NAME, &url, &response, "the key (FANHUB_ROBLOX_OPEN_CLOUD_KEY)") {
+        return refused;
+    }
     let quota = crate::roblox::http::RateHeaders::read(response.headers()).map_or_else(
         || "Roblox sent no quota figures".to_string(),
         |q| match q.limit {
@@ -298,7 +323,7 @@ async fn check_open_cloud(http: &reqwest::Client, settings: &RobloxSettings) -> 
             None => format!("{} user lookups left this minute", q.remaining),
         },
     );
-    let text = response.text().await.unwrap_or_default();
+    let (status, text) = text(response).await;
     match status.as_u16() {
         200..=299 => Check::pass(NAME, format!("accepted by {base} ({quota})")),
         429 => Check::fail(
@@ -313,7 +338,7 @@ async fn check_open_cloud(http: &reqwest::Client, settings: &RobloxSettings) -> 
         ),
         code => Check::fail(
             NAME,
-            format!("{base}/cloud/v2/users/1 answered HTTP {code}: {}", snippet(&text)),
+            format!("{url} answered HTTP {code}: {}", snippet(&text)),
             "check FANHUB_ROBLOX_OPEN_CLOUD_API (default https://apis.roblox.com)",
         ),
     }
@@ -328,21 +353,21 @@ pub async fn check_discord(settings: &DiscordSettings) -> Vec<Check> {
             Check::skipped("Discord intent", "no token"),
         ];
     };
-    let http = match client() {
-        Ok(c) => c,
-        Err(e) => return vec![Check::fail("Discord token", e, "report this as a bug")],
-    };
+    let http = client();
     let api = &settings.api;
     let token_fix =
         "copy the bot token again (Developer Portal → your application → Bot → Reset Token) into FANHUB_DISCORD_TOKEN";
-    let get = |path: &str| http.get(format!("{api}{path}")).header("authorization", format!("Bot {token}")).send();
-    let bot = match get("/users/@me").await {
+    const TOKEN: &str = "the token (FANHUB_DISCORD_TOKEN)";
+    let get = |url: &str| http.get(url).header("authorization", format!("Bot {token}")).send();
+    let (me_url, app_url) = (format!("{api}/users/@me"), format!("{api}/applications/@me"));
+    let bot = match get(&me_url).await {
         Err(e) if e.is_builder() => {
             Err(Check::fail("Discord token", "FANHUB_DISCORD_TOKEN is not a valid header value", token_fix))
         }
-        Err(e) => Err(Check::fail("Discord token", format!("{api}: {}", why(e.without_url())), NETWORK_FIX)),
+        Err(e) => Err(Check::fail("Discord token", format!("{api}: {}", why(e)), NETWORK_FIX)),
+        Ok(r) if let Some(refused) = refused_redirect("Discord token", &me_url, &r, TOKEN) => Err(refused),
         Ok(r) if r.status().is_success() => {
-            let user = r.json::<serde_json::Value>().await.unwrap_or_default();
+            let user = json(r).await.unwrap_or_default();
             Ok(user["username"].as_str().unwrap_or("an unnamed bot").to_string())
         }
         Ok(r) if r.status() == StatusCode::UNAUTHORIZED => {
@@ -350,7 +375,7 @@ pub async fn check_discord(settings: &DiscordSettings) -> Vec<Check> {
         }
         Ok(r) => Err(Check::fail(
             "Discord token",
-            format!("{api}/users/@me answered HTTP {}", r.status().as_u16()),
+            format!("{me_url} answered HTTP {}", r.status().as_u16()),
             "check FANHUB_DISCORD_API (default https://discord.com/api/v10)",
         )),
     };
@@ -361,10 +386,11 @@ pub async fn check_discord(settings: &DiscordSettings) -> Vec<Check> {
     let token_line = Check::pass("Discord token", format!("accepted (bot {name})"));
     let intent_fix =
         "Developer Portal → your application → Bot → Privileged Gateway Intents → turn on Message Content Intent";
-    let intent = match get("/applications/@me").await {
-        Err(e) => Check::fail("Discord intent", format!("{api}: {}", why(e.without_url())), NETWORK_FIX),
+    let intent = match get(&app_url).await {
+        Err(e) => Check::fail("Discord intent", format!("{api}: {}", why(e)), NETWORK_FIX),
+        Ok(r) if let Some(refused) = refused_redirect("Discord intent", &app_url, &r, TOKEN) => refused,
         Ok(r) if r.status().is_success() => {
-            let flags = r.json::<serde_json::Value>().await.ok().and_then(|v| v["flags"].as_u64());
+            let flags = json(r).await.and_then(|v| v["flags"].as_u64());
             match flags {
                 Some(f) if f & (GATEWAY_MESSAGE_CONTENT | GATEWAY_MESSAGE_CONTENT_LIMITED) != 0 => {
                     Check::pass("Discord intent", "the message-content intent is on")
@@ -377,11 +403,7 @@ pub async fn check_discord(settings: &DiscordSettings) -> Vec<Check> {
                 None => Check::fail("Discord intent", "/applications/@me has no flags field", intent_fix),
             }
         }
-        Ok(r) => Check::fail(
-            "Discord intent",
-            format!("{api}/applications/@me answered HTTP {}", r.status().as_u16()),
-            intent_fix,
-        ),
+        Ok(r) => Check::fail("Discord intent", format!("{app_url} answered HTTP {}", r.status().as_u16()), intent_fix),
     };
     vec![token_line, intent]
 }

@@ -39,10 +39,6 @@ pub fn find(path: &str) -> Option<&'static Route> {
     ROUTES.iter().find(|r| r.path == path)
 }
 
-pub fn is_known_route(path: &str) -> bool {
-    find(path).is_some()
-}
-
 /// The route table's own `&'static str` for `path`, when it is one of the app's routes.
 pub fn known_route(path: &str) -> Option<&'static str> {
     find(path).map(|r| r.path)

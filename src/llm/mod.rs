@@ -1,7 +1,9 @@
 //! One small client for an OpenAI-compatible chat-completions server (OpenAI, a local llama.cpp
 //! or Ollama): JSON mode, a timeout, the answer parsed and checked before anyone uses it.
 //! Configured with FANHUB_LLM_URL (the base that `/chat/completions` is appended to, e.g.
-//! `http://127.0.0.1:11434/v1`), FANHUB_LLM_MODEL and FANHUB_LLM_KEY. Callers always have a
+//! `http://127.0.0.1:11434/v1`), FANHUB_LLM_MODEL and FANHUB_LLM_KEY. Calls leave through the
+//! shared outbound client: no redirect to another host (the key stays with its host), answers
+//! of at most 4 MiB. Callers always have a
 //! fallback: every failure is an `LlmError`, never a panic or a hang.
 
 use std::time::Duration;
@@ -54,12 +56,7 @@ struct Message {
 
 impl LlmClient {
     pub fn new(config: LlmConfig, timeout: Duration) -> Self {
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(Duration::from_secs(5))
-            .user_agent(concat!("fanhub/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .expect("an HTTP client with rustls");
+        let http = crate::outbound::client(timeout, crate::outbound::USER_AGENT);
         Self { http, config, timeout, jobs: None }
     }
 
@@ -114,9 +111,8 @@ impl LlmClient {
         if let Some(key) = &self.config.key {
             request = request.bearer_auth(key);
         }
-        let response = request.send().await.map_err(|e| self.transport(e))?;
-        let status = response.status();
-        let text = response.text().await.map_err(|e| self.transport(e))?;
+        let response = request.send().await.map_err(|e| self.transport(e.into()))?;
+        let (status, text) = crate::outbound::read_text(response).await.map_err(|e| self.transport(e))?;
         if !status.is_success() {
             let message = serde_json::from_str::<serde_json::Value>(&text)
                 .ok()
@@ -134,12 +130,12 @@ impl LlmClient {
         serde_json::from_str(content.trim()).map_err(|e| LlmError::BadAnswer(e.to_string()))
     }
 
-    fn transport(&self, e: reqwest::Error) -> LlmError {
-        if e.is_timeout() {
-            LlmError::Timeout(self.timeout)
-        } else {
-            // Without the URL: it may carry credentials.
-            LlmError::Unreachable(e.without_url().to_string())
+    /// A failed send or read (the words never carry the URL: it may carry credentials).
+    fn transport(&self, failure: crate::outbound::Failure) -> LlmError {
+        match failure {
+            crate::outbound::Failure::Timeout => LlmError::Timeout(self.timeout),
+            crate::outbound::Failure::Unreachable(why) => LlmError::Unreachable(why),
+            too_long @ crate::outbound::Failure::TooLong(_) => LlmError::BadAnswer(too_long.to_string()),
         }
     }
 }

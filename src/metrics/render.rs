@@ -138,7 +138,7 @@ pub fn render(state: &MetricsState) -> String {
     }
 
     let budgets = state.roblox.http.budgets.usage();
-    type Pick = fn(&crate::roblox::http::BudgetUse) -> Option<u32>;
+    type Pick = fn(&crate::roblox::budgets::BudgetUse) -> Option<u32>;
     let roblox: [(&str, &str, Pick); 4] = [
         ("fanhub_roblox_budget_limit", "The site's budget of calls per minute for each Roblox endpoint.", |u| {
             Some(u.limit)

@@ -36,6 +36,7 @@
 //! the legacy hosts, with the cookie when one is set. Usernames and headshots always come from
 //! the legacy hosts (Open Cloud has no such calls). Each report says which source gave what.
 
+pub mod budgets;
 pub mod cache;
 pub mod classify;
 mod client;
@@ -47,9 +48,10 @@ pub mod store;
 mod types;
 mod wire;
 
+pub use budgets::Priority;
 pub use classify::{Evidence, Verdict};
 pub use client::{DEFAULT_TIMEOUT, PLACEHOLDER_AVATAR, Roblox, RobloxConfig};
-pub use http::{CookieState, OpenCloudAccess, Priority};
+pub use http::{CookieState, OpenCloudAccess};
 pub use types::*;
 
 pub use crate::config::{

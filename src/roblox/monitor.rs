@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 use super::classify::{Difficulty, Rarity};
 use super::store::{self, BadgeRow};
-use super::{Priority, Roblox, http};
+use super::{Priority, Roblox, budgets};
 use crate::db::{now_ms, rfc3339};
 use crate::http::cached::CachedJson;
 
@@ -418,7 +418,7 @@ impl Roblox {
                 ("format", "Png".to_string()),
                 ("isCircular", "false".to_string()),
             ];
-            let icons = self.thumbnails(&http::BADGE_ICONS, "v1/badges/icons", &query, Priority::Background).await;
+            let icons = self.thumbnails(&budgets::BADGE_ICONS, "v1/badges/icons", &query, Priority::Background).await;
             for r in rows.iter_mut() {
                 if let Some(url) = icons.get(&r.badge_id) {
                     r.image_url = Some(url.clone());
@@ -455,7 +455,7 @@ impl Roblox {
                     ("format", "Png".to_string()),
                     ("isCircular", "false".to_string()),
                 ];
-                let urls = self.thumbnails(&http::ASSET_THUMBNAILS, "v1/assets", &query, Priority::Background).await;
+                let urls = self.thumbnails(&budgets::ASSET_THUMBNAILS, "v1/assets", &query, Priority::Background).await;
                 for r in rows.iter_mut() {
                     let url = icon_image_ids.get(&r.badge_id).and_then(|asset| urls.get(asset));
                     if let Some(url) =

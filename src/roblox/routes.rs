@@ -43,7 +43,7 @@ pub fn bot_lookup_limit() -> crate::ratelimit::PerIp {
 const PUBLIC_KEY_SHARE_OF_PROFILE_BUDGET: u32 = 4;
 
 pub fn public_key_lookup_limit(budgets: &std::collections::BTreeMap<String, u32>) -> crate::ratelimit::PerIp {
-    let profile = super::http::USER;
+    let profile = super::budgets::USER;
     let budget = budgets.get(&profile.name()).copied().unwrap_or(profile.default_budget);
     let per_minute = (budget / PUBLIC_KEY_SHARE_OF_PROFILE_BUDGET).max(1);
     crate::ratelimit::PerIp::per_minute(per_minute, "lookups with the public key of players not looked up recently")

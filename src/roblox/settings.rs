@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::http::ENDPOINTS;
+use super::budgets::ENDPOINTS;
 
 /// `[badges]`: the game's badge ids.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]

@@ -1,7 +1,8 @@
 //! The shape of `src/`, checked from the source text so that a new module is covered by itself:
 //! the shared layers import no feature, no feature reaches the assembly (`AppState`, the router,
 //! the server), the features import each other without a circle, and SQL lives only in a
-//! feature's `store.rs` or in `db/`, with one store changing each table.
+//! feature's store (its `store.rs`, or the files of its `store/` folder) or in `db/`, with one
+//! store changing each table.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -21,6 +22,7 @@ const SHARED: &[&str] = &[
     "heavy",
     "ratelimit",
     "logging",
+    "outbound",
 ];
 /// Where the features are put together; only these may name `AppState` and every feature.
 const ASSEMBLY: &[&str] = &["app", "state", "server", "cli", "openapi", "lib", "main"];
@@ -32,13 +34,18 @@ struct Source {
     text: String,
 }
 
+/// A `tests.rs` is a module's `#[cfg(test)] mod tests;` moved to a file of its own.
+fn is_test_module(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "tests.rs")
+}
+
 fn sources() -> Vec<Source> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
+            } else if path.extension().is_some_and(|e| e == "rs") && !is_test_module(&path) {
                 out.push(path);
             }
         }
@@ -295,19 +302,37 @@ fn sql_statements(text: &str) -> Vec<usize> {
     found
 }
 
-#[test]
-fn sql_lives_in_a_store_or_in_db() {
+/// The store a file belongs to, if any: `roblox/store.rs` is the Roblox feature's store, every
+/// file under `scans/store/` the scans feature's, and `db/` holds SQLite's own SQL.
+fn store_of(path: &str) -> Option<String> {
+    if path.starts_with("db/") {
+        return Some("src/db/".into());
+    }
+    if path.ends_with("/store.rs") {
+        return Some(format!("src/{path}"));
+    }
+    let at = path.find("/store/")?;
+    Some(format!("src/{}", &path[..at + "/store/".len()]))
+}
+
+/// `path:line` of each SQL statement outside a store or `db/`.
+fn sql_outside_stores(sources: &[Source]) -> Vec<String> {
     let mut wrong = Vec::new();
-    for source in sources() {
-        let in_store = source.path.ends_with("/store.rs") || source.path.starts_with("db/");
-        if in_store {
+    for source in sources {
+        if store_of(&source.path).is_some() {
             continue;
         }
         for line in sql_statements(&source.text) {
             wrong.push(format!("src/{}:{line}", source.path));
         }
     }
-    assert!(wrong.is_empty(), "SQL outside a feature's store.rs or db/:\n{}", wrong.join("\n"));
+    wrong
+}
+
+#[test]
+fn sql_lives_in_a_store_or_in_db() {
+    let wrong = sql_outside_stores(&sources());
+    assert!(wrong.is_empty(), "SQL outside a feature's store (store.rs or store/) or db/:\n{}", wrong.join("\n"));
 }
 
 /// Words of a text: runs of letters, digits and underscores.
@@ -350,23 +375,30 @@ fn written_tables(text: &str, tables: &BTreeSet<String>) -> BTreeSet<String> {
     written
 }
 
+/// Who changes each table: the store (a `store/` folder counts as one), else the file.
+fn table_writers(sources: &[Source], tables: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut writers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for source in sources {
+        let writer = store_of(&source.path).unwrap_or_else(|| format!("src/{}", source.path));
+        for table in written_tables(&without_comments(&source.text), tables) {
+            writers.entry(table).or_default().insert(writer.clone());
+        }
+    }
+    writers
+}
+
 /// One owner per table: the rows of a table are changed by one store, whose functions every
 /// other feature calls. (Reads may join another feature's table where its store says why.)
 #[test]
 fn every_table_is_written_by_one_store() {
     let tables = tables();
-    let mut writers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for source in sources() {
-        for table in written_tables(&without_comments(&source.text), &tables) {
-            writers.entry(table).or_default().insert(format!("src/{}", source.path));
-        }
-    }
+    let writers = table_writers(&sources(), &tables);
     let shared: Vec<String> = writers
         .iter()
         .filter(|(_, files)| files.len() > 1)
         .map(|(table, files)| format!("{table}: {}", files.iter().cloned().collect::<Vec<_>>().join(", ")))
         .collect();
-    assert!(shared.is_empty(), "tables changed from more than one file:\n{}", shared.join("\n"));
+    assert!(shared.is_empty(), "tables changed from more than one store or file:\n{}", shared.join("\n"));
     assert_eq!(
         writers.get("users").map(|files| files.iter().cloned().collect::<Vec<_>>()),
         Some(vec!["src/accounts/store.rs".to_string()]),
@@ -394,4 +426,32 @@ fn the_checks_see_what_they_check() {
     assert!(modules.contains("accounts") && modules.contains("http") && modules.contains("app"));
     let edges = imports(&sources, &modules);
     assert!(edges.get("app").is_some_and(|t| t.contains_key("accounts")), "app assembles accounts");
+    assert!(sources.iter().any(|s| s.path == "scans/store/jobs.rs"), "a store folder is read");
+    assert!(!sources.iter().any(|s| s.path.ends_with("/tests.rs")), "test modules are left out");
+}
+
+#[test]
+fn a_store_may_be_a_folder_and_sql_elsewhere_is_still_caught() {
+    let source = |path: &str, text: &str| Source { path: path.into(), text: text.into() };
+    let insert = "conn.execute(\"INSERT INTO t (a) VALUES (1)\", [])";
+    let sources = [
+        source("scans/store/jobs.rs", insert),
+        source("scans/store/mod.rs", "conn.execute(\"DELETE FROM t\", [])"),
+        source("roblox/store.rs", "conn.query_row(\"SELECT 1\", [], |r| r.get(0))"),
+        source("db/settings.rs", "conn.execute(\"PRAGMA x\", [])"),
+        source("scans/routes/mod.rs", "let x = 1;\nconn.execute(\"UPDATE u SET a = 1\", [])"),
+        source("scans/storehouse.rs", insert),
+        source("backup/restore.rs", insert),
+        source("store/x.rs", insert),
+    ];
+    assert_eq!(
+        sql_outside_stores(&sources),
+        ["src/scans/routes/mod.rs:2", "src/scans/storehouse.rs:1", "src/backup/restore.rs:1", "src/store/x.rs:1"],
+        "a store folder's files are its store; nothing else is"
+    );
+    let known: BTreeSet<String> = ["t", "u"].map(String::from).into();
+    let writers = table_writers(&sources[..2], &known);
+    assert_eq!(writers["t"], ["src/scans/store/".to_string()].into(), "one store folder is one writer");
+    let writers = table_writers(&sources, &known);
+    assert_eq!(writers["t"].len(), 4, "{writers:?}: a second store or a file writing the table is caught");
 }

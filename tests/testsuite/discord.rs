@@ -706,3 +706,22 @@ async fn the_slash_commands_answer_from_the_sites_roblox_lookups() {
     let hooks = webhook(5).await;
     assert_eq!(hooks[4].2["flags"], 64, "{:?}", hooks[4]);
 }
+
+/// Discord's answers are read with the same 4 MiB cap as Roblox's: an answer over it, announced
+/// or endless, fails the call as unreadable well before the timeout.
+#[tokio::test]
+async fn an_answer_over_the_size_cap_is_refused_in_bounded_time() {
+    use crate::common::{Oversized, start_oversized};
+    use fanhub::discord::client::{DiscordClient, DiscordError};
+    fanhub::llm::install_crypto();
+    for kind in [Oversized::Announced, Oversized::Endless] {
+        let base = start_oversized(kind).await;
+        let discord = DiscordClient::new(&base, Some(TOKEN.into()), "https://site.example", Default::default());
+        let started = Instant::now();
+        let err = discord.channel_messages("1", None, 10).await.unwrap_err();
+        assert!(matches!(&err, DiscordError::BadAnswer(m) if m.contains("longer than 4 MiB")), "{kind:?}: {err:?}");
+        let err = discord.invite_members("abc").await.unwrap_err();
+        assert!(matches!(&err, DiscordError::BadAnswer(m) if m.contains("longer than 4 MiB")), "{kind:?}: {err:?}");
+        assert!(started.elapsed() < Duration::from_secs(8), "{kind:?}: {:?}", started.elapsed());
+    }
+}

@@ -350,3 +350,66 @@ fn version_names_the_commit_the_build_date_and_the_target() {
     assert!(date >= "2026-01-01" && date.chars().filter(char::is_ascii_digit).count() == 8, "{line}");
     assert!(target.ends_with("-linux-gnu)") && target.starts_with(std::env::consts::ARCH), "{line}");
 }
+
+/// Every credential the doctor sends stays with the host it is configured for: a service that
+/// answers with a redirect to another host (here another local port, which records what
+/// arrives) is reported, not followed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_redirect_to_another_host_is_refused_and_no_credential_follows_it() {
+    type Seen = Arc<Mutex<Vec<(String, HeaderMap)>>>;
+    let seen: Seen = Arc::default();
+    let elsewhere = {
+        let seen = seen.clone();
+        let app = Router::new().fallback(move |uri: axum::http::Uri, headers: HeaderMap| {
+            let seen = seen.clone();
+            async move {
+                seen.lock().unwrap().push((uri.to_string(), headers));
+                Json(json!({"id": 1, "name": "thief", "username": "thief", "flags": 1 << 18, "data": []}))
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        addr
+    };
+    let redirecting = {
+        let app = Router::new().fallback(move |uri: axum::http::Uri| async move {
+            let to = format!("http://{elsewhere}{uri}");
+            (StatusCode::FOUND, [(axum::http::header::LOCATION, to)])
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        base
+    };
+    let mut env = upstream_env(&redirecting);
+    env.push(("FANHUB_ROBLOX_OPEN_CLOUD_API".into(), redirecting.clone()));
+    env.push(("FANHUB_ROBLOX_OPEN_CLOUD_KEY".into(), "oc-secret-key".into()));
+    let dir = tempfile::tempdir().unwrap();
+    let report = doctor(&["--data-dir", arg(dir.path()), "--addr", &free_port()], &env, false).await;
+    assert_eq!(report.code, 1, "{}", report.out);
+    let refused = |name: &str| {
+        let line = report.fails(name);
+        assert!(
+            line.contains(&format!("redirect to another host ({elsewhere})")) && line.contains("was not sent there"),
+            "{name}: {line}"
+        );
+    };
+    refused("Roblox Open Cloud key");
+    refused("Roblox cookie");
+    refused("Roblox");
+    refused("LLM");
+    refused("Discord token");
+    assert!(report.line("Roblox Open Cloud key").contains("the key (FANHUB_ROBLOX_OPEN_CLOUD_KEY) was not sent"));
+    let seen = seen.lock().unwrap();
+    for (path, headers) in seen.iter() {
+        for credential in ["x-api-key", "authorization", "cookie"] {
+            assert!(headers.get(credential).is_none(), "{credential} reached the other host at {path}");
+        }
+    }
+    assert!(
+        seen.is_empty(),
+        "nothing is sent to the other host: {:?}",
+        seen.iter().map(|(p, _)| p).collect::<Vec<_>>()
+    );
+}

@@ -161,3 +161,18 @@ async fn a_submitted_ad_gets_the_models_reading_and_keeps_the_heuristic_one_when
     assert!(server.stderr().contains("kept the heuristic analysis"));
     assert!(!server.stderr().contains("sk-test"), "the key is never logged");
 }
+
+/// An answer over the 4 MiB cap, announced by its length or never ending, is refused as soon as
+/// the cap is reached: well within the timeout, which is set long so that the cap is what stops it.
+#[tokio::test]
+async fn an_answer_over_the_size_cap_is_refused_in_bounded_time() {
+    use crate::common::{Oversized, start_oversized};
+    for kind in [Oversized::Announced, Oversized::Endless] {
+        let base = start_oversized(kind).await;
+        let llm = client(&format!("{base}/v1"), Duration::from_secs(60));
+        let started = std::time::Instant::now();
+        let err = llm.json::<Value>("Answer in JSON.", "{}", 10).await.unwrap_err();
+        assert!(matches!(&err, LlmError::BadAnswer(m) if m.contains("longer than 4 MiB")), "{kind:?}: {err:?}");
+        assert!(started.elapsed() < Duration::from_secs(15), "{kind:?}: {:?}", started.elapsed());
+    }
+}

@@ -48,3 +48,23 @@ async fn unreachable_roblox_counts_as_warnings_and_in_system_health() {
     let llm = health["checks"].as_array().unwrap().iter().find(|c| c["name"] == "Language model").unwrap().clone();
     assert_eq!(llm["status"], "not_configured", "{llm}");
 }
+
+/// Roblox's answers are read with a 4 MiB cap: an answer over it (announced, or never ending)
+/// fails the lookup with a 502 as soon as the cap is reached, not when the (long) timeout ends,
+/// and the log says why.
+#[tokio::test]
+async fn an_answer_over_the_size_cap_fails_the_lookup_in_bounded_time() {
+    use crate::common::{Oversized, start_oversized};
+    for kind in [Oversized::Announced, Oversized::Endless] {
+        let base = start_oversized(kind).await;
+        let template = format!("{base}/{{service}}");
+        let s = Server::with_env(&[("FANHUB_ROBLOX_API", template.as_str()), ("FANHUB_ROBLOX_TIMEOUT_MS", "60000")]);
+        let admin = crate::common::admin_key(&s);
+        let started = std::time::Instant::now();
+        let res = client().get(s.url("/api/discord-bot/analyze/PlayerOne")).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 502, "{kind:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{kind:?}: {:?}", started.elapsed());
+        let ex = admin_get(&s, &admin, "/api/admin/exceptions").await;
+        assert!(ex.to_string().contains("longer than 4 MiB"), "{kind:?}: {ex}");
+    }
+}

@@ -212,3 +212,50 @@ pub fn admin_key(server: &Server) -> String {
     assert!(key.starts_with("fha_"), "{out}");
     key
 }
+
+/// What [`start_oversized`] sends.
+#[derive(Clone, Copy, Debug)]
+pub enum Oversized {
+    /// A `content-length` above the 4 MiB cap, then that many bytes.
+    Announced,
+    /// No length, and a body that never ends (until the client hangs up).
+    Endless,
+}
+
+/// A server that answers every request with 200 and a JSON-looking body over the 4 MiB answer
+/// cap of the site's outbound calls; its base URL (`http://127.0.0.1:PORT`).
+pub async fn start_oversized(kind: Oversized) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    const OVER_CAP: usize = (4 << 20) + 1024;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = [0u8; 8192];
+                let _ = stream.read(&mut request).await;
+                let head = match kind {
+                    Oversized::Announced => format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {OVER_CAP}\r\n\r\n"
+                    ),
+                    Oversized::Endless => {
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n".to_string()
+                    }
+                };
+                if stream.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let _ = stream.write_all(b"{\"data\": [").await;
+                let chunk = vec![b' '; 64 * 1024];
+                let mut sent = 0;
+                while matches!(kind, Oversized::Endless) || sent < OVER_CAP {
+                    if stream.write_all(&chunk).await.is_err() {
+                        return;
+                    }
+                    sent += chunk.len();
+                }
+            });
+        }
+    });
+    base
+}
