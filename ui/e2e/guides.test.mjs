@@ -143,6 +143,12 @@ describe('guides page', () => {
       const box = await dialog.boundingBox();
       const size = page.viewportSize();
       assert.ok(box.x >= 0 && box.x + box.width <= size.width && box.y >= 0 && box.y + box.height <= size.height + 1, JSON.stringify(box));
+      // it opens at its top: the title in view, though the text is taller than the screen
+      await eventually(async () => {
+        const h = await dialog.getByRole('heading', { name: g.title, exact: true }).boundingBox();
+        const d = await dialog.boundingBox();
+        assert.ok(h.y >= d.y && h.y + h.height <= d.y + d.height, `the title is in view (${JSON.stringify({ h, d })})`);
+      });
       assertClean(await axeViolations(page), `reading view open (${vp})`);
 
       await eventually(async () => assert.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), 'focus is in the view'));

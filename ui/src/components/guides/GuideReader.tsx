@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -11,10 +12,19 @@ import { DifficultyBadge, GuideCategoryIcon } from './GuideCard';
  * title. Escape, the close button and "Back to guides" all call onClose.
  */
 export function GuideReader({ guide, onClose }: { guide: Guide | undefined; onClose: () => void }) {
+  const body = useRef<HTMLDivElement>(null);
+  // The dialog focuses the text, and a browser scrolls a focused element to its top: taller than the
+  // screen, the text would hide the title above it. Start at the top, the title in view.
+  const id = guide?.id;
+  useEffect(() => {
+    if (id === undefined) return;
+    const frame = requestAnimationFrame(() => body.current?.closest('[role="dialog"]')?.scrollTo?.(0, 0));
+    return () => cancelAnimationFrame(frame);
+  }, [id]);
   return (
     <Dialog open={!!guide} onClose={onClose} title={guide?.title} className="max-w-3xl! sm:p-8">
       {guide && (
-        <div data-testid="guide-reader">
+        <div ref={body} data-testid="guide-reader">
           <div className="mt-3 flex flex-wrap items-center gap-2">
             <GuideCategoryIcon category={guide.category} />
             <Badge variant="default">{guide.category}</Badge>
