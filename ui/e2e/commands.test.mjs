@@ -14,9 +14,12 @@ import {
   failRoute,
   EXPECTED_FAILED_LOAD,
 } from './harness.mjs';
+import { axeViolations, assertClean } from './axe.mjs';
+import { assertNoHorizontalOverflow, expectToast } from './admin-helpers.mjs';
 
-// ui/src/lib/commands.ts COMMANDS_PAGE_SIZE (the UI's own choice: change both together)
-const PAGE_SIZE = 12;
+// ui/src/lib/commands.ts COMMANDS_PAGE_SIZE and COMMANDS_PAGE_SIZE_WIDE (from 1280 px wide): the UI's own
+// choice, change both together.
+const PAGE_SIZE = { desktop: 24, phone: 12 };
 
 /** The commands the page should show for a filter, in the API's order (mirrors the page's filter rules). */
 function filterCommands(commands, { search = '', category = null, permission = null, minRating = 0 } = {}) {
@@ -36,12 +39,12 @@ async function shownIds(page) {
 }
 
 /** Waits until the first page of results shows exactly the first cards of `expected`. */
-async function showsFirstPageOf(page, expected) {
+async function showsFirstPageOf(page, expected, vp) {
   await eventually(async () => {
-    const ids = await shownIds(page);
+    const ids = await shownIds(page, vp);
     assert.deepEqual(
       ids,
-      expected.slice(0, PAGE_SIZE).map((c) => c.id),
+      expected.slice(0, PAGE_SIZE[vp]).map((c) => c.id),
       'the cards are the first page of the filtered commands, in order',
     );
   });
@@ -105,7 +108,7 @@ describe('commands page', () => {
       const cards = page.getByTestId('command-card');
       await visible(cards);
       const ids = await shownIds(page);
-      assert.equal(ids.length, PAGE_SIZE, 'one full page of cards');
+      assert.equal(ids.length, PAGE_SIZE[vp], 'one full page of cards');
       for (const id of ids) {
         const c = list.find((x) => x.id === id);
         const card = page.locator(`[data-testid="command-card"][data-command-id="${id}"]`);
@@ -134,7 +137,7 @@ describe('commands page', () => {
       await search.fill(target.name.toUpperCase());
       const byName = filterCommands(list, { search: target.name });
       assert.ok(byName.some((c) => c.id === target.id));
-      await showsFirstPageOf(page, byName);
+      await showsFirstPageOf(page, byName, vp);
       await visible(page.locator(`[data-testid="command-card"][data-command-id="${target.id}"]`));
 
       // by a piece of a description
@@ -142,7 +145,7 @@ describe('commands page', () => {
       const piece = descTarget.description.split(/\s+/).slice(1, 3).join(' ');
       await search.fill(piece.toUpperCase());
       const byDesc = filterCommands(list, { search: piece });
-      await showsFirstPageOf(page, byDesc);
+      await showsFirstPageOf(page, byDesc, vp);
 
       // nonsense
       await search.fill('zzqx-no-such-command-qqz');
@@ -150,7 +153,7 @@ describe('commands page', () => {
 
       // clearing the search brings everything back
       await search.fill('');
-      await showsFirstPageOf(page, list);
+      await showsFirstPageOf(page, list, vp);
       env.assertNoConsoleErrors(page);
     });
 
@@ -162,13 +165,13 @@ describe('commands page', () => {
       await eventually(async () => assert.match(await page.getByTestId('page-indicator').innerText(), /^Page 2 of/));
       // 'e' matches most commands: still several pages, and we must be back on page 1
       const expected = filterCommands(list, { search: 'e' });
-      assert.ok(expected.length > 2 * PAGE_SIZE);
+      assert.ok(expected.length > 2 * PAGE_SIZE[vp]);
       await page.getByPlaceholder('Search commands...').fill('e');
-      await showsFirstPageOf(page, expected);
+      await showsFirstPageOf(page, expected, vp);
       await eventually(async () =>
         assert.equal(
           await page.getByTestId('page-indicator').innerText(),
-          `Page 1 of ${Math.ceil(expected.length / PAGE_SIZE)}`,
+          `Page 1 of ${Math.ceil(expected.length / PAGE_SIZE[vp])}`,
         ),
       );
       env.assertNoConsoleErrors(page);
@@ -195,7 +198,7 @@ describe('commands page', () => {
       await chip.click();
       await hasAttr(chip, 'aria-pressed', 'true');
       await hasAttr(all, 'aria-pressed', 'false');
-      await showsFirstPageOf(page, filterCommands(list, { category: cat }));
+      await showsFirstPageOf(page, filterCommands(list, { category: cat }), vp);
       const shownCats = await page.getByTestId('command-category').allInnerTexts();
       assert.ok(shownCats.every((t) => t.trim() === cat), `only ${cat} cards (${shownCats.join(', ')})`);
 
@@ -203,14 +206,14 @@ describe('commands page', () => {
       await chip.click();
       await hasAttr(chip, 'aria-pressed', 'false');
       await hasAttr(all, 'aria-pressed', 'true');
-      await showsFirstPageOf(page, list);
+      await showsFirstPageOf(page, list, vp);
 
       // All Categories clears too
       await chip.click();
-      await showsFirstPageOf(page, filterCommands(list, { category: cat }));
+      await showsFirstPageOf(page, filterCommands(list, { category: cat }), vp);
       await all.click();
       await hasAttr(chip, 'aria-pressed', 'false');
-      await showsFirstPageOf(page, list);
+      await showsFirstPageOf(page, list, vp);
       env.assertNoConsoleErrors(page);
     });
 
@@ -231,22 +234,22 @@ describe('commands page', () => {
         if (expected.length === 0) {
           await assertEmptyState(page);
         } else {
-          await showsFirstPageOf(page, expected);
+          await showsFirstPageOf(page, expected, vp);
           const badges = await page.getByTestId('command-card').getByTestId('permission-badge').allInnerTexts();
           assert.ok(badges.every((b) => b.trim() === code), `only ${code} badges (${badges.join(',')})`);
         }
       }
       await perm.selectOption('');
-      await showsFirstPageOf(page, list);
+      await showsFirstPageOf(page, list, vp);
 
       // a fresh server has no ratings: any minimum rating leaves nothing
       const rating = page.getByTestId('rating-filter');
       await rating.selectOption('1');
       const rated = filterCommands(list, { minRating: 1 });
       if (rated.length === 0) await assertEmptyState(page);
-      else await showsFirstPageOf(page, rated);
+      else await showsFirstPageOf(page, rated, vp);
       await rating.selectOption('0');
-      await showsFirstPageOf(page, list);
+      await showsFirstPageOf(page, list, vp);
       env.assertNoConsoleErrors(page);
     });
 
@@ -326,6 +329,258 @@ describe('commands page', () => {
       assert.equal(await page.getByTestId('command-card').count(), 0);
       await hidden(page.getByTestId('command-skeleton'));
       env.assertNoConsoleErrors(page, { allow: [EXPECTED_FAILED_LOAD] });
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Links and the address: /commands?command=NAME, the filters and page in the query string.
+
+  /** The address's query string, without "?". */
+  const queryOf = (page) => new URL(page.url()).search.replace(/^\?/, '');
+
+  async function pageIndicator(page) {
+    return (await page.getByTestId('page-indicator').innerText()).trim();
+  }
+
+  /** Asserts the card is on screen: inside the viewport and not covered at its centre nor at its name. */
+  async function assertOnScreen(page, card, what) {
+    await eventually(async () => {
+      const box = await card.boundingBox();
+      assert.ok(box, `${what} has a box`);
+      const vp = page.viewportSize();
+      assert.ok(box.y >= 0 && box.y + Math.min(box.height, vp.height) <= vp.height + 1, `${what} is within the viewport (${JSON.stringify(box)})`);
+      const hits = await card.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const name = el.querySelector('h3').getBoundingClientRect();
+        return [
+          [r.left + r.width / 2, r.top + r.height / 2],
+          [name.left + 4, name.top + name.height / 2],
+        ].map(([x, y]) => el.contains(document.elementFromPoint(x, y)));
+      });
+      assert.deepEqual(hits, [true, true], `${what}: nothing covers its centre or its name`);
+    });
+  }
+
+  for (const vp of VIEWPORT_NAMES) {
+    it(`/commands?command=NAME shows that command highlighted, in view and focused, on page 3 too (${vp})`, async () => {
+      const list = await cmds();
+      const size = PAGE_SIZE[vp];
+      const target = list[2 * size + 1];
+      assert.ok(target, 'the list has a third page');
+      const page = await env.open(vp, `/commands?command=${encodeURIComponent(target.name)}`);
+      const card = page.locator('[data-testid="command-card"][data-highlighted="true"]');
+      await visible(card);
+      await hasCount(card, 1);
+      assert.equal(Number(await card.getAttribute('data-command-id')), target.id);
+      assert.match(await pageIndicator(page), /^Page 3 of \d+$/);
+      await visible(card.getByText('Linked command'));
+      // visibly marked: an outline the other cards do not have
+      const outlines = await page.getByTestId('command-card').evaluateAll((els) =>
+        els.map((e) => ({ highlighted: e.dataset.highlighted === 'true', outline: getComputedStyle(e).outlineStyle })),
+      );
+      assert.ok(outlines.every((o) => (o.highlighted ? o.outline === 'solid' : o.outline === 'none')), JSON.stringify(outlines));
+      await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.highlighted), 'true', 'the card has the focus'));
+      await assertOnScreen(page, card, target.name);
+      assert.equal(queryOf(page), `command=${encodeURIComponent(target.name)}`);
+
+      // fly (page 1) behind filters that hide it: the filters are cleared and it is shown
+      const fly = list.find((c) => c.name === 'fly');
+      assert.ok(fly, 'a command named fly');
+      const otherCategory = list.find((c) => c.category !== fly.category).category;
+      await page.goto(`/commands?category=${encodeURIComponent(otherCategory)}&page=3&command=fly`);
+      const flyCard = page.locator(`[data-testid="command-card"][data-command-id="${fly.id}"]`);
+      await visible(flyCard);
+      await hasAttr(flyCard, 'data-highlighted', 'true');
+      await visible(page.getByTestId('filters-cleared'));
+      await eventually(() => assert.equal(queryOf(page), 'command=fly'));
+      await hasAttr(page.getByRole('button', { name: 'All Categories' }), 'aria-pressed', 'true');
+      await assertOnScreen(page, flyCard, 'fly');
+
+      // axe with a highlighted command
+      assertClean(await axeViolations(page), `/commands?command=fly (${vp})`);
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`an unknown command name shows the list with a polite note (${vp})`, async () => {
+      const page = await env.open(vp, '/commands?command=%3Cno-such%3E&page=abc');
+      await visible(page.getByTestId('command-card'));
+      const note = page.getByTestId('command-not-found');
+      await visible(note);
+      assert.match(await note.innerText(), /no command is named “<no-such>”/);
+      await hasCount(page.locator('[data-highlighted]'), 0);
+      assert.match(await pageIndicator(page), /^Page 1 of \d+$/);
+      await eventually(() => assert.equal(queryOf(page), 'command=%3Cno-such%3E'));
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`the search, filters and page round-trip through the address, a reload, Back and Forward (${vp})`, async () => {
+      const list = await cmds();
+      const page = await env.open(vp, '/commands');
+      await visible(page.getByTestId('command-card'));
+      const search = page.getByPlaceholder('Search commands...');
+      const historyLength = () => page.evaluate(() => history.length);
+      const start = await historyLength();
+
+      // typing two characters adds one history entry, not one per keystroke
+      await search.click();
+      await page.keyboard.type('ea');
+      await eventually(() => assert.equal(queryOf(page), 'search=ea'));
+      assert.equal(await historyLength(), start + 1, 'one entry for the whole search');
+      const byEa = filterCommands(list, { search: 'ea' });
+      await showsFirstPageOf(page, byEa, vp);
+
+      // a page is a step of its own
+      await search.fill('e');
+      const byE = filterCommands(list, { search: 'e' });
+      assert.ok(byE.length > PAGE_SIZE[vp], 'several pages match "e"');
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await eventually(() => assert.equal(queryOf(page), 'search=e&page=2'));
+      assert.match(await pageIndicator(page), /^Page 2 of/);
+      const page2 = await shownIds(page);
+      assert.deepEqual(page2, byE.slice(PAGE_SIZE[vp], 2 * PAGE_SIZE[vp]).map((c) => c.id));
+
+      // filter choices are steps too
+      const perm = byE[0].permission;
+      await page.getByTestId('permission-filter').selectOption(perm);
+      await eventually(() => assert.equal(queryOf(page), `search=e&permission=${perm}`));
+
+      // a reload shows the same list
+      await page.reload();
+      await showsFirstPageOf(page, filterCommands(list, { search: 'e', permission: perm }), vp);
+      assert.equal(await search.inputValue(), 'e');
+      assert.equal(await page.getByTestId('permission-filter').inputValue(), perm);
+
+      // Back: page 2 of "e"; Back: page 1 of "e" (the search typed in place); Back: the whole list; Forward x2: page 2
+      await page.goBack();
+      await eventually(() => assert.equal(queryOf(page), 'search=e&page=2'));
+      await eventually(async () => assert.deepEqual(await shownIds(page), page2));
+      assert.equal(await page.getByTestId('permission-filter').inputValue(), '');
+      await page.goBack();
+      await eventually(() => assert.equal(queryOf(page), 'search=e'));
+      await showsFirstPageOf(page, byE, vp);
+      assert.equal(await search.inputValue(), 'e');
+      await page.goBack();
+      await eventually(() => assert.equal(queryOf(page), ''));
+      await showsFirstPageOf(page, list, vp);
+      assert.equal(await search.inputValue(), '');
+      await page.goForward();
+      await page.goForward();
+      await eventually(async () => assert.deepEqual(await shownIds(page), page2));
+
+      // a pasted link with a category and a rating
+      const cat = list[0].category;
+      await page.goto(`/commands?category=${encodeURIComponent(cat.toLowerCase())}&rating=1&page=-1`);
+      const chip = page.getByTestId('category-chip').filter({ hasText: new RegExp(`^\\s*${cat}\\s*$`) });
+      await hasAttr(chip, 'aria-pressed', 'true');
+      assert.equal(await page.getByTestId('rating-filter').inputValue(), '1');
+      await eventually(() => assert.equal(queryOf(page), `category=${encodeURIComponent(cat).replace(/%20/g, '+')}&rating=1`));
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`usage text wraps between words only, never inside a word or a placeholder (${vp})`, async () => {
+      const list = await cmds();
+      const tp = list.find((c) => c.name === 'tp');
+      assert.ok(tp && tp.usage.includes('<destination player>'), 'tp has a two-word placeholder');
+      const page = await env.open(vp, '/commands?command=tp');
+      const card = page.locator('[data-testid="command-card"][data-highlighted="true"]');
+      await visible(card);
+      const usage = card.getByTestId('command-usage');
+      assert.equal((await usage.innerText()).trim(), tp.usage);
+      const lines = await usage.evaluate((el) => {
+        const tokens = [...el.querySelectorAll('[data-usage-token]')];
+        return {
+          tokens: tokens.map((t) => ({ text: t.textContent, rects: t.getClientRects().length })),
+          tops: [...new Set(tokens.map((t) => Math.round(t.getBoundingClientRect().top)))].length,
+        };
+      });
+      assert.ok(lines.tokens.some((t) => t.text === '<destination player>'), JSON.stringify(lines.tokens));
+      assert.ok(lines.tops >= 2, `the usage of tp wraps in this card (${lines.tops} line), so the rule is exercised`);
+      for (const t of lines.tokens) assert.equal(t.rects, 1, `"${t.text}" is on one line`);
+
+      // every usage and example on the page
+      const broken = await page.locator('[data-usage-token]').evaluateAll((els) =>
+        els.filter((e) => e.getClientRects().length !== 1).map((e) => e.textContent),
+      );
+      assert.deepEqual(broken, [], 'no word or placeholder split across lines');
+      await assertNoHorizontalOverflow(page);
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`the search box has exactly one clear control; the permission legend sits by the permission filter (${vp})`, async () => {
+      const { permissions } = await siteSettings();
+      const page = await env.open(vp, '/commands');
+      await visible(page.getByTestId('command-card'));
+      const search = page.getByRole('searchbox', { name: 'Search commands' });
+      await visible(search);
+      // a type="search" field draws the browser's own clear button: this one is a text field
+      assert.equal(await search.getAttribute('type'), 'text');
+      await search.fill('fly');
+      const box = search.locator('xpath=..');
+      await hasCount(box.getByRole('button'), 1);
+      const clear = box.getByRole('button', { name: 'Clear search' });
+      await visible(clear);
+      // the one clear control sits inside the field's right end
+      const [sb, cb] = [await search.boundingBox(), await clear.boundingBox()];
+      assert.ok(cb.x > sb.x + sb.width / 2 && cb.x + cb.width <= sb.x + sb.width + 1, 'the clear button is at the right of the field');
+      await clear.click();
+      assert.equal(await search.inputValue(), '');
+      await eventually(() => assert.equal(queryOf(page), ''));
+
+      const legend = page.getByTestId('permission-legend');
+      await visible(legend);
+      const text = await legend.innerText();
+      for (const [code, meaning] of Object.entries(permissions)) assert.ok(text.includes(code) && text.includes(meaning), `${code} ${meaning}`);
+      const select = page.getByTestId('permission-filter');
+      assert.equal(await select.getAttribute('aria-describedby'), 'permission-legend');
+      const [s, l] = [await select.boundingBox(), await legend.boundingBox()];
+      const gap = l.y - (s.y + s.height);
+      assert.ok(gap >= 0 && gap <= 24, `the legend is right below the permission filter (gap ${gap}px)`);
+      const overlap = Math.min(s.x + s.width, l.x + l.width) - Math.max(s.x, l.x);
+      assert.ok(overlap >= Math.min(s.width, l.width) / 2, `the legend lines up with the permission filter (overlap ${overlap}px)`);
+      // and the usage guide below still explains them
+      await visible(page.getByTestId('usage-guide').getByText(permissions.OA, { exact: true }));
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`Share copies the command's link where there is no share sheet, and the link opens it (${vp})`, async () => {
+      const list = await cmds();
+      const page = await env.open(vp, null, { permissions: ['clipboard-read', 'clipboard-write'] });
+      // Headless Chromium has no navigator.share today; make sure of it, so the fallback is what is tested.
+      await page.addInitScript(() => {
+        delete Navigator.prototype.share;
+        delete Navigator.prototype.canShare;
+      });
+      await page.goto('/commands');
+      const card = page.getByTestId('command-card').nth(1);
+      await visible(card);
+      const id = Number(await card.getAttribute('data-command-id'));
+      const c = list.find((x) => x.id === id);
+      await card.getByRole('button', { name: `Share ${c.name}`, exact: true }).click();
+      const link = `${env.baseUrl}/commands?command=${encodeURIComponent(c.name)}`;
+      await expectToast(page, 'Link copied', { description: link });
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+
+      await page.goto(link);
+      await hasAttr(page.locator(`[data-testid="command-card"][data-command-id="${c.id}"]`), 'data-highlighted', 'true');
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`the page size fits the screen and a resize keeps the page valid (${vp})`, async () => {
+      const list = await cmds();
+      const page = await env.open(vp, '/commands?page=3');
+      await visible(page.getByTestId('command-card'));
+      await eventually(async () => assert.equal((await shownIds(page)).length, PAGE_SIZE[vp]));
+      assert.match(await pageIndicator(page), new RegExp(`^Page 3 of ${Math.ceil(list.length / PAGE_SIZE[vp])}$`));
+      const firstShown = (await shownIds(page))[0];
+      // to the other size: the first card shown stays on the page shown
+      const other = vp === 'desktop' ? { width: 390, height: 844 } : { width: 1280, height: 800 };
+      const otherSize = vp === 'desktop' ? PAGE_SIZE.phone : PAGE_SIZE.desktop;
+      await page.setViewportSize(other);
+      await eventually(async () => assert.equal((await shownIds(page)).length, otherSize));
+      assert.ok((await shownIds(page)).includes(firstShown), 'the first card is still on the page shown');
+      const expectedPage = Math.floor(list.findIndex((c) => c.id === firstShown) / otherSize) + 1;
+      await eventually(() => assert.equal(queryOf(page), `page=${expectedPage}`));
+      env.assertNoConsoleErrors(page);
     });
   }
 });

@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { categoriesOf, commandClaim, filterCommands, paginate, roundedCount } from './commands';
+import {
+  categoriesOf,
+  commandClaim,
+  commandLink,
+  commandsQueryString,
+  DEFAULT_COMMANDS_QUERY,
+  filterCommands,
+  findCommandByName,
+  MAX_PAGE,
+  MAX_QUERY_TEXT,
+  pageAfterResize,
+  paginate,
+  parseCommandsQuery,
+  resolveCommandsView,
+  roundedCount,
+} from './commands';
 import type { Command } from './types';
 
 function cmd(over: Partial<Command> & { id: number }): Command {
@@ -96,5 +111,140 @@ describe('command count claim', () => {
     expect(commandClaim(57)).toBe('50+');
     expect(commandClaim(7)).toBe('7');
     expect(commandClaim(0)).toBe('0');
+  });
+});
+
+describe('parseCommandsQuery', () => {
+  const categories = ['Fun', 'Moderation', 'Movement'];
+
+  it('reads every value, with or without the leading "?"', () => {
+    const q = parseCommandsQuery('?search=fly+me&category=Movement&permission=OA&rating=2&page=3&command=fly', { categories });
+    expect(q).toEqual({ search: 'fly me', category: 'Movement', permission: 'OA', minRating: 2, page: 3, command: 'fly' });
+    expect(parseCommandsQuery('page=2').page).toBe(2);
+  });
+
+  it('gives the defaults for an empty or foreign query', () => {
+    expect(parseCommandsQuery('')).toEqual(DEFAULT_COMMANDS_QUERY);
+    expect(parseCommandsQuery('?utm_source=x&foo=bar')).toEqual(DEFAULT_COMMANDS_QUERY);
+  });
+
+  it('turns hostile page numbers into a sane page', () => {
+    for (const page of ['-1', '0', 'abc', '2.5', '1e3', ' ', '', '0x10', 'Infinity', 'NaN', '%00']) {
+      expect(parseCommandsQuery(`page=${page}`).page, `page=${page}`).toBe(1);
+    }
+    expect(parseCommandsQuery('page=99999999999999999999999').page).toBe(MAX_PAGE);
+    expect(parseCommandsQuery(`page=${MAX_PAGE + 1}`).page).toBe(MAX_PAGE);
+    expect(parseCommandsQuery('page=007').page).toBe(7);
+  });
+
+  it('drops an unknown category once the categories are known, and matches one in another case', () => {
+    expect(parseCommandsQuery('category=Nope', { categories }).category).toBeNull();
+    expect(parseCommandsQuery('category=<script>', { categories }).category).toBeNull();
+    expect(parseCommandsQuery('category=movement', { categories }).category).toBe('Movement');
+    // Before the list arrives nothing can be checked: the value is kept as written.
+    expect(parseCommandsQuery('category=Nope').category).toBe('Nope');
+    expect(parseCommandsQuery('category=', { categories }).category).toBeNull();
+  });
+
+  it('accepts only the known permission codes and ratings', () => {
+    expect(parseCommandsQuery('permission=oa').permission).toBe('OA');
+    expect(parseCommandsQuery('permission=XX').permission).toBe('');
+    expect(parseCommandsQuery('permission=OA,OR').permission).toBe('');
+    for (const rating of ['5', '0', '-1', 'abc', '2.5', '']) {
+      expect(parseCommandsQuery(`rating=${rating}`).minRating, `rating=${rating}`).toBe(0);
+    }
+    expect(parseCommandsQuery('rating=4').minRating).toBe(4);
+  });
+
+  it('cuts oversized text and survives malformed escapes and repeated keys', () => {
+    const long = 'x'.repeat(5000);
+    expect(parseCommandsQuery(`search=${long}`).search).toHaveLength(MAX_QUERY_TEXT);
+    expect(parseCommandsQuery(`command=${long}`).command).toHaveLength(MAX_QUERY_TEXT);
+    expect(() => parseCommandsQuery('search=%E0%A4%A&command=%')).not.toThrow();
+    expect(parseCommandsQuery('page=2&page=5').page).toBe(2);
+    expect(parseCommandsQuery('command=%20%20').command).toBeNull();
+  });
+});
+
+describe('commandsQueryString', () => {
+  it('leaves the defaults out', () => {
+    expect(commandsQueryString(DEFAULT_COMMANDS_QUERY)).toBe('');
+    expect(commandsQueryString({ page: 1, minRating: 0, permission: '', category: null })).toBe('');
+  });
+
+  it('round-trips through parseCommandsQuery', () => {
+    const q = { search: 'a&b=c #1', category: 'Fun & Games', permission: 'UP' as const, minRating: 3, page: 4, command: 'tp' };
+    const s = commandsQueryString(q);
+    expect(s).toBe('search=a%26b%3Dc+%231&category=Fun+%26+Games&permission=UP&rating=3&page=4&command=tp');
+    expect(parseCommandsQuery(s)).toEqual(q);
+    expect(parseCommandsQuery(s, { categories: ['Fun & Games'] })).toEqual(q);
+  });
+
+  it('links one command', () => {
+    expect(commandLink('fly')).toBe('/commands?command=fly');
+    expect(commandLink('a b&c')).toBe('/commands?command=a%20b%26c');
+    expect(parseCommandsQuery(commandLink('a b&c').split('?')[1]).command).toBe('a b&c');
+  });
+});
+
+describe('resolveCommandsView', () => {
+  // 30 commands: 10 per category, cmd1..cmd30.
+  const many: Command[] = Array.from({ length: 30 }, (_, i) =>
+    cmd({ id: i + 1, category: ['Fun', 'Moderation', 'Movement'][i % 3], permission: i % 2 ? 'OR' : 'OA' }),
+  );
+  const at = (query: string, size = 12) => resolveCommandsView(many, parseCommandsQuery(query, { categories: categoriesOf(many) }), size);
+
+  it('shows the page the address asks for, clamped to the list', () => {
+    expect(at('page=2').current.page).toBe(2);
+    expect(at('page=2').canonical).toBe('page=2');
+    expect(at('page=999').current.page).toBe(3);
+    expect(at('page=999').canonical).toBe('page=3');
+    expect(at('page=abc&category=Nope').canonical).toBe('');
+  });
+
+  it('shows a linked command on its page, under the filters when they keep it', () => {
+    const v = at('command=cmd28');
+    expect(v.highlight?.id).toBe(28);
+    expect(v.current.page).toBe(3);
+    expect(v.current.items.map((c) => c.id)).toContain(28);
+    expect(v.canonical).toBe('command=cmd28');
+    // 24 per page: page 2.
+    expect(at('command=cmd28', 24).current.page).toBe(2);
+    // Under category=Fun (cmd1, cmd4, ...), cmd28 is the 10th: page 1; the page in the address is ignored.
+    const filtered = at('category=Fun&page=3&command=cmd28');
+    expect(filtered).toMatchObject({ filtersCleared: false, current: { page: 1 } });
+    expect(filtered.canonical).toBe('category=Fun&command=cmd28');
+  });
+
+  it('clears the filters that hide a linked command', () => {
+    const v = at('category=Fun&permission=OR&search=zzz&page=2&command=CMD29');
+    expect(v.highlight?.id).toBe(29);
+    expect(v.filtersCleared).toBe(true);
+    expect(v.filter).toEqual({ search: '', category: null, permission: '', minRating: 0 });
+    expect(v.current.page).toBe(3);
+    expect(v.canonical).toBe('command=cmd29');
+  });
+
+  it('says so for a name no command has, and shows the list as usual', () => {
+    const v = at('command=nope&page=2');
+    expect(v).toMatchObject({ highlight: null, missing: 'nope', current: { page: 2 } });
+    expect(v.canonical).toBe('page=2&command=nope');
+  });
+
+  it('finds names exactly first, then in another case', () => {
+    const two = [cmd({ id: 1, name: 'Fly' }), cmd({ id: 2, name: 'fly' })];
+    expect(findCommandByName(two, 'fly')?.id).toBe(2);
+    expect(findCommandByName(two, 'FLY')?.id).toBe(1);
+    expect(findCommandByName(two, ' ')).toBeUndefined();
+  });
+});
+
+describe('pageAfterResize', () => {
+  it('keeps the first item of the old page in view', () => {
+    expect(pageAfterResize(3, 12, 24)).toBe(2); // item 25 -> page 2 of 24
+    expect(pageAfterResize(2, 12, 24)).toBe(1); // item 13 -> page 1
+    expect(pageAfterResize(2, 24, 12)).toBe(3); // item 25 -> page 3 of 12
+    expect(pageAfterResize(1, 24, 12)).toBe(1);
+    expect(pageAfterResize(-4, 24, 12)).toBe(1);
   });
 });

@@ -4,8 +4,11 @@ import Commands from './Commands';
 import { chooseOption, makeCommands, never, renderWithClient, site, stubFetch } from '../test/helpers';
 import { getToastState } from '../lib/toast';
 
-describe('Commands page', () => {
+// Each test renders pages of cards many times over: slow on a busy machine, hence the longer timeout.
+describe('Commands page', { timeout: 15_000 }, () => {
   beforeEach(() => {
+    // The page's state is in the address, which outlives a test here.
+    history.replaceState(null, '', '/commands');
     vi.spyOn(navigator, 'clipboard', 'get').mockReturnValue({ writeText: vi.fn().mockResolvedValue(undefined) } as unknown as Clipboard);
   });
   afterEach(() => {
@@ -111,5 +114,105 @@ describe('Commands page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show cmd3' }));
     await waitFor(() => expect(screen.getAllByTestId('command-card')).toHaveLength(1));
     expect((screen.getByPlaceholderText('Search commands...') as HTMLInputElement).value).toBe('cmd3');
+  });
+
+  it('keeps the search, filters and page in the address, adding history entries a person can go Back through', async () => {
+    stubFetch({ '/api/site': site, '/api/commands': makeCommands(30), '/api/commands/popular': [] });
+    renderWithClient(<Commands />);
+    await waitFor(() => expect(screen.getAllByTestId('command-card')).toHaveLength(12));
+    const entries = history.length;
+
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(location.search).toBe('?page=2'));
+    expect(history.length).toBe(entries + 1);
+
+    // Typing: the first character adds an entry, the next ones replace it.
+    const search = screen.getByPlaceholderText('Search commands...');
+    fireEvent.input(search, { target: { value: 'c' } });
+    fireEvent.input(search, { target: { value: 'cm' } });
+    fireEvent.input(search, { target: { value: 'cmd' } });
+    await waitFor(() => expect(location.search).toBe('?search=cmd'));
+    expect(history.length).toBe(entries + 2);
+
+    chooseOption(screen.getByTestId('permission-filter'), 'OR');
+    await waitFor(() => expect(location.search).toBe('?search=cmd&permission=OR'));
+    const fun = screen.getAllByTestId('category-chip').find((c) => c.textContent === 'Fun')!;
+    fireEvent.click(fun);
+    await waitFor(() => expect(location.search).toBe('?search=cmd&category=Fun&permission=OR'));
+    expect(history.length).toBe(entries + 4);
+
+    // Back shows the list the previous address describes.
+    history.back();
+    await waitFor(() => expect(location.search).toBe('?search=cmd&permission=OR'));
+    await waitFor(() => expect(fun.getAttribute('aria-pressed')).toBe('false'));
+    expect((screen.getByTestId('permission-filter') as HTMLSelectElement).value).toBe('OR');
+  });
+
+  it('reads its state from the address and corrects hostile values', async () => {
+    history.replaceState(null, '', '/commands?search=cmd&category=fun&permission=XX&rating=9&page=-1');
+    stubFetch({ '/api/site': site, '/api/commands': makeCommands(30), '/api/commands/popular': [] });
+    renderWithClient(<Commands />);
+    await waitFor(() => expect(screen.getAllByTestId('command-card')).toHaveLength(10));
+    expect((screen.getByPlaceholderText('Search commands...') as HTMLInputElement).value).toBe('cmd');
+    await waitFor(() => expect(location.search).toBe('?search=cmd&category=Fun'));
+    expect(screen.getAllByTestId('category-chip').find((c) => c.textContent === 'Fun')!.getAttribute('aria-pressed')).toBe('true');
+
+    history.pushState(null, '', '/commands?page=99999999999&category=Nope');
+    await waitFor(() => expect(screen.getByText('Page 3 of 3')).toBeTruthy());
+    await waitFor(() => expect(location.search).toBe('?page=3'));
+  });
+
+  it('shows a linked command on its page, highlighted, and clears filters that hide it', async () => {
+    history.replaceState(null, '', '/commands?category=Moderation&command=cmd28');
+    stubFetch({ '/api/site': site, '/api/commands': makeCommands(30), '/api/commands/popular': [] });
+    renderWithClient(<Commands />);
+    await waitFor(() => expect(screen.getByText('Page 3 of 3')).toBeTruthy());
+    const card = document.querySelector<HTMLElement>('[data-highlighted="true"]')!;
+    expect(card.getAttribute('data-command-id')).toBe('28');
+    expect(card.getAttribute('tabindex')).toBe('-1');
+    expect(within(card).getByText('Linked command')).toBeTruthy();
+    expect(screen.getByTestId('filters-cleared').textContent).toBe('The filters were cleared to show cmd28.');
+    await waitFor(() => expect(location.search).toBe('?command=cmd28'));
+    await waitFor(() => expect(document.activeElement).toBe(card));
+    expect(screen.getAllByTestId('command-card').filter((c) => c.dataset.highlighted)).toHaveLength(1);
+
+    // Paging on lets the link go.
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => expect(location.search).toBe('?page=2'));
+    expect(document.querySelector('[data-highlighted]')).toBeNull();
+  });
+
+  it('says so, politely, when a link names no command', async () => {
+    history.replaceState(null, '', '/commands?command=nope');
+    stubFetch({ '/api/site': site, '/api/commands': makeCommands(30), '/api/commands/popular': [] });
+    renderWithClient(<Commands />);
+    await waitFor(() => expect(screen.getAllByTestId('command-card')).toHaveLength(12));
+    expect(screen.getByTestId('command-not-found').textContent).toContain('no command is named “nope”');
+    expect(document.querySelector('[data-highlighted]')).toBeNull();
+  });
+
+  it('has one clear button in the search box, the permission legend by its filter, and a Share button per command', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.spyOn(navigator, 'clipboard', 'get').mockReturnValue({ writeText } as unknown as Clipboard);
+    stubFetch({ '/api/site': site, '/api/commands': makeCommands(2), '/api/commands/popular': [] });
+    renderWithClient(<Commands />);
+    await waitFor(() => expect(screen.getAllByTestId('command-card')).toHaveLength(2));
+
+    const search = screen.getByRole('searchbox', { name: 'Search commands' }) as HTMLInputElement;
+    expect(search.type).toBe('text'); // a type="search" field would add the browser's own clear button
+    expect(screen.queryByRole('button', { name: 'Clear search' })).toBeNull();
+    fireEvent.input(search, { target: { value: 'cmd2' } });
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Clear search' })).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Clear search' }));
+    await waitFor(() => expect(search.value).toBe(''));
+
+    const legend = await screen.findByTestId('permission-legend');
+    expect(screen.getByTestId('permission-filter').getAttribute('aria-describedby')).toBe(legend.id);
+    expect(legend.textContent).toBe('OAOnly AdminsOROnly AdministratorUPUsable by Perm AdminNENot Everyone Has It');
+
+    const share = within(screen.getAllByTestId('command-card')[1]).getByRole('button', { name: 'Share cmd2' });
+    fireEvent.click(share);
+    await waitFor(() => expect(getToastState().toasts[0]?.title).toBe('Link copied'));
+    expect(writeText).toHaveBeenCalledWith(`${location.origin}/commands?command=cmd2`);
   });
 });

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Lightbulb, ShieldCheck } from 'lucide-react';
 import { Card } from '../components/ui/Card';
@@ -5,16 +6,50 @@ import { Section } from '../components/home/Section';
 import { PageSkeleton, SiteError } from '../components/home/SiteState';
 import { ExternalLinks } from '../components/guides/ExternalLinks';
 import { GuideCard, GuideCardSkeleton } from '../components/guides/GuideCard';
+import { GuideReader } from '../components/guides/GuideReader';
 import { GuidesError } from '../components/guides/GuidesError';
 import { ServerTypes } from '../components/guides/ServerTypes';
 import { TipList } from '../components/guides/TipList';
+import { findGuide, GUIDE_PARAM, guideParam } from '../lib/guides';
+import { useQueryString } from '../lib/queryState';
 import { useSite } from '../lib/site';
 import type { Guide } from '../lib/types';
 
 const SKELETONS = [0, 1, 2];
 
+/** history.state of the entry "Read more" adds: closing the reading view then goes Back to the grid's entry. */
+const OPENED_FROM_GRID = 'fanhub:guide-from-grid';
+
+/**
+ * The grid of guides and the reading view of the guide the address names (?guide=ID). "Read more" adds a
+ * history entry, so Back closes the view; a pasted link opens it directly.
+ */
 function DetailedGuides() {
   const { data: guides, isLoading, isError } = useQuery<Guide[]>({ queryKey: ['/api/guides'] });
+  const [query, setQuery] = useQueryString();
+  const wanted = guideParam(query);
+  const open = guides ? findGuide(guides, wanted) : undefined;
+  const openId = open?.id ?? null;
+
+  // When the view closes (its button, Escape or Back), focus goes to the card's "Read more", also when
+  // the view was opened by a link and nothing on the page was focused before.
+  const lastOpen = useRef<number | null>(null);
+  useEffect(() => {
+    const closed = lastOpen.current;
+    lastOpen.current = openId;
+    if (openId !== null || closed === null) return;
+    const frame = requestAnimationFrame(() => {
+      document.querySelector<HTMLElement>(`[data-guide-open="${closed}"]`)?.focus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [openId]);
+
+  const openGuide = (g: Guide) => setQuery(new URLSearchParams({ [GUIDE_PARAM]: String(g.id) }).toString(), { state: OPENED_FROM_GRID });
+  const close = () => {
+    if (history.state === OPENED_FROM_GRID) history.back();
+    else setQuery('', { replace: true });
+  };
+
   if (isLoading) {
     return (
       <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-busy="true">
@@ -29,11 +64,19 @@ function DetailedGuides() {
     return <p className="rounded-xl border border-slate-800 bg-slate-900 p-6 text-center text-slate-400">No guides yet.</p>;
   }
   return (
-    <div className="grid items-start gap-4 md:grid-cols-2 lg:grid-cols-3">
-      {guides.map((g) => (
-        <GuideCard key={g.id} guide={g} />
-      ))}
-    </div>
+    <>
+      {wanted !== null && !open && (
+        <p role="status" className="mb-4 rounded-lg border border-slate-700 bg-slate-900 px-4 py-3 text-sm text-slate-300" data-testid="guide-not-found">
+          Sorry, the guide that link points to is not here. Every guide is listed below.
+        </p>
+      )}
+      <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+        {guides.map((g) => (
+          <GuideCard key={g.id} guide={g} onOpen={openGuide} />
+        ))}
+      </div>
+      <GuideReader guide={open} onClose={close} />
+    </>
   );
 }
 

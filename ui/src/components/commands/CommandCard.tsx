@@ -3,13 +3,17 @@ import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
 import { Skeleton } from '../ui/Skeleton';
 import { cn } from '../ui/cn';
-import { MAX_EXAMPLES } from '../../lib/commands';
+import { ShareButton } from '../share/ShareButton';
+import { commandLink, MAX_EXAMPLES } from '../../lib/commands';
 import type { Command } from '../../lib/types';
 import { PermissionBadge } from './PermissionBadge';
 import { RatingDisplay } from './RatingDisplay';
+import { UsageText } from './UsageText';
 
 export interface CommandCardProps {
   command: Command;
+  /** The command a link named (/commands?command=NAME): marked, and focusable so the page can focus it. */
+  highlighted?: boolean;
   /** The meaning of the command's permission level (site.permissions). */
   permissionMeaning?: string;
   /** Copy a text (usage or example); `key` identifies what was copied for the check mark. */
@@ -22,13 +26,32 @@ export interface CommandCardProps {
   onRate?: (command: Command, rating: number) => void;
 }
 
-export function CommandCard({ command, permissionMeaning, onCopy, copiedKey, isFavorite, onToggleFavorite, onRate }: CommandCardProps) {
+export function CommandCard({ command, highlighted, permissionMeaning, onCopy, copiedKey, isFavorite, onToggleFavorite, onRate }: CommandCardProps) {
   const usageKey = `usage:${command.id}`;
   const examples = command.examples.slice(0, MAX_EXAMPLES);
+  const headingId = `command-${command.id}-name`;
   return (
-    <Card className="flex min-w-0 flex-col p-5" data-testid="command-card" data-command-id={command.id}>
+    <Card
+      className={cn(
+        'flex min-w-0 scroll-mt-24 flex-col p-5',
+        highlighted && 'border-violet-400 shadow-lg shadow-violet-900/40 outline-2 outline-offset-2 outline-violet-400',
+      )}
+      data-testid="command-card"
+      data-command-id={command.id}
+      data-highlighted={highlighted ? 'true' : undefined}
+      role={highlighted ? 'region' : undefined}
+      aria-labelledby={highlighted ? headingId : undefined}
+      tabIndex={highlighted ? -1 : undefined}
+    >
+      {highlighted && (
+        <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-violet-300" data-testid="linked-command-label">
+          Linked command
+        </p>
+      )}
       <div className="flex items-start justify-between gap-3">
-        <h3 className="min-w-0 break-words font-mono text-lg font-semibold text-white">{command.name}</h3>
+        <h3 id={headingId} className="min-w-0 break-words font-mono text-lg font-semibold text-white">
+          {command.name}
+        </h3>
         <div className="flex shrink-0 items-center gap-2">
           <PermissionBadge permission={command.permission} meaning={permissionMeaning} />
           {onToggleFavorite && (
@@ -49,7 +72,9 @@ export function CommandCard({ command, permissionMeaning, onCopy, copiedKey, isF
       <div className="mt-4">
         <div className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-400">Usage</div>
         <div className="flex items-center gap-2 rounded-lg border border-slate-800 bg-slate-950 py-1 pl-3 pr-1">
-          <code className="min-w-0 flex-1 break-all font-mono text-sm text-violet-200">{command.usage}</code>
+          <code className="min-w-0 flex-1 font-mono text-sm text-violet-200" data-testid="command-usage">
+            <UsageText text={command.usage} />
+          </code>
           <button
             type="button"
             onClick={() => onCopy(command.usage, usageKey)}
@@ -81,7 +106,9 @@ export function CommandCard({ command, permissionMeaning, onCopy, copiedKey, isF
                     title="Click to copy"
                     className="flex w-full items-center gap-2 rounded-md bg-slate-800/60 px-2.5 py-1.5 text-left font-mono text-xs text-slate-200 hover:bg-slate-800"
                   >
-                    <span className="min-w-0 flex-1 break-all">{ex}</span>
+                    <span className="min-w-0 flex-1">
+                      <UsageText text={ex} />
+                    </span>
                     {copiedKey === key ? (
                       <Check className="h-3.5 w-3.5 shrink-0 text-emerald-400" aria-hidden="true" />
                     ) : (
@@ -100,8 +127,9 @@ export function CommandCard({ command, permissionMeaning, onCopy, copiedKey, isF
           {command.category}
         </Badge>
         {permissionMeaning && <span className="text-xs text-slate-400">{permissionMeaning}</span>}
-        <span className="ml-auto">
+        <span className="ml-auto flex items-center gap-2">
           <RatingDisplay avgRating={command.avgRating} ratingCount={command.ratingCount} />
+          <ShareButton title={command.name} text={command.description} url={commandLink(command.name)} variant="ghost" />
         </span>
       </div>
 

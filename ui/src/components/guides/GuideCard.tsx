@@ -1,15 +1,14 @@
-import { useId, useState } from 'react';
 import { BookOpen, Hammer, Shield, Users } from 'lucide-react';
 import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Card } from '../ui/Card';
 import { Skeleton } from '../ui/Skeleton';
+import { ShareButton } from '../share/ShareButton';
 import type { IconComponent } from '../home/icons';
+import { guideLink, paragraphsOf } from '../../lib/guides';
 import type { Difficulty, Guide, GuideCategory } from '../../lib/types';
 
 /** A guide card shows its first 2 tags. */
 export const GUIDE_TAGS_SHOWN = 2;
-/** Content longer than this (or with more than one paragraph) starts collapsed. */
-export const COLLAPSE_CHARS = 240;
 
 const CATEGORY_ICON: Record<GuideCategory, IconComponent> = {
   Beginner: BookOpen as IconComponent,
@@ -24,53 +23,52 @@ const DIFFICULTY_VARIANT: Record<Difficulty, BadgeVariant> = {
   advanced: 'destructive',
 };
 
-export function paragraphsOf(content: string): string[] {
-  return content
-    .split(/\n\s*\n/)
-    .map((p) => p.trim())
-    .filter(Boolean);
+export function GuideCategoryIcon({ category }: { category: GuideCategory }) {
+  const Icon = CATEGORY_ICON[category] ?? (BookOpen as IconComponent);
+  return (
+    <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-violet-600/20 text-violet-300" title={category}>
+      <Icon className="h-5 w-5" aria-hidden="true" />
+    </span>
+  );
 }
 
-export function GuideCard({ guide }: { guide: Guide }) {
-  const Icon = CATEGORY_ICON[guide.category] ?? (BookOpen as IconComponent);
-  const paragraphs = paragraphsOf(guide.content);
-  const long = paragraphs.length > 1 || guide.content.length > COLLAPSE_CHARS;
-  const [open, setOpen] = useState(false);
-  const contentId = useId();
-  const shown = open || !long ? paragraphs : paragraphs.slice(0, 1);
-
+export function DifficultyBadge({ difficulty }: { difficulty: Difficulty }) {
   return (
-    <Card className="flex min-w-0 flex-col p-5" data-testid="guide-card">
+    <Badge variant={DIFFICULTY_VARIANT[difficulty] ?? 'secondary'} className="capitalize" data-testid="guide-difficulty">
+      {difficulty}
+    </Badge>
+  );
+}
+
+/**
+ * One guide in the grid: its opening paragraph, cut to a few lines so every card keeps the grid's
+ * shape; "Read more" opens the whole text in the reading view (GuideReader).
+ */
+export function GuideCard({ guide, onOpen }: { guide: Guide; onOpen: (guide: Guide) => void }) {
+  const opening = paragraphsOf(guide.content)[0] ?? '';
+  return (
+    <Card className="flex min-w-0 flex-col p-5" data-testid="guide-card" data-guide-id={guide.id}>
       <div className="flex items-center justify-between gap-3">
-        <span
-          className="flex h-10 w-10 items-center justify-center rounded-lg bg-violet-600/20 text-violet-300"
-          title={guide.category}
-        >
-          <Icon className="h-5 w-5" aria-hidden="true" />
-        </span>
-        <Badge variant={DIFFICULTY_VARIANT[guide.difficulty] ?? 'secondary'} className="capitalize" data-testid="guide-difficulty">
-          {guide.difficulty}
-        </Badge>
+        <GuideCategoryIcon category={guide.category} />
+        <DifficultyBadge difficulty={guide.difficulty} />
       </div>
       <h3 className="mt-3 text-lg font-semibold text-white">{guide.title}</h3>
-      <div id={contentId} className="mt-2 space-y-2 text-sm leading-relaxed text-slate-300">
-        {shown.map((p, i) => (
-          <p key={i} className={!open && long ? 'line-clamp-4' : undefined}>
-            {p}
-          </p>
-        ))}
-      </div>
-      {long && (
+      <p className="mt-2 line-clamp-4 text-sm leading-relaxed text-slate-300" data-testid="guide-excerpt">
+        {opening}
+      </p>
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
         <button
           type="button"
-          onClick={() => setOpen(!open)}
-          aria-expanded={open}
-          aria-controls={contentId}
-          className="mt-2 self-start text-sm font-medium text-violet-300 hover:text-violet-200"
+          onClick={() => onOpen(guide)}
+          aria-haspopup="dialog"
+          aria-label={`Read more: ${guide.title}`}
+          data-guide-open={guide.id}
+          className="cursor-pointer rounded text-sm font-medium text-violet-300 hover:text-violet-200"
         >
-          {open ? 'Show less' : 'Read more'}
+          Read more
         </button>
-      )}
+        <ShareButton title={guide.title} url={guideLink(guide.id)} variant="ghost" />
+      </div>
       <div className="mt-auto flex flex-wrap items-center gap-2 pt-4">
         <Badge variant="default" data-testid="guide-category">
           {guide.category}
