@@ -367,15 +367,20 @@ async fn the_home_shell_inlines_the_stylesheet_that_the_csp_pins_by_hash() {
         "nothing before the paint"
     );
     assert!(!home.contains("<link rel=\"preload\""), "no preload hint either");
-    let loader = between(&home, "<script>", "</script>").expect("the inline loader");
-    assert!(loader.contains("first-contentful-paint"));
+    // Every inline script (the theme chosen before the first paint, the loader) is pinned by its hash.
+    let inline_scripts: Vec<&str> =
+        home.split("<script>").skip(1).map(|rest| rest.split("</script>").next().unwrap()).collect();
+    assert!(inline_scripts.len() >= 2, "the theme script and the loader: {inline_scripts:?}");
+    let script_src = csp.split(';').find(|d| d.trim_start().starts_with("script-src")).expect("a script-src");
+    assert!(script_src.trim_start().starts_with("script-src 'self' "), "{csp}");
+    for script in &inline_scripts {
+        let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(script.as_bytes()));
+        assert!(script_src.contains(&format!("'sha256-{hash}'")), "{script:.60} is not pinned: {csp}");
+    }
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
+    let loader = inline_scripts.iter().find(|s| s.contains("first-contentful-paint")).expect("the inline loader");
     let entry = between(loader, "s.src=\"", "\"").unwrap();
     assert!(entry.starts_with("/assets/index-"), "{loader}");
-    let loader_hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(loader.as_bytes()));
-    assert!(
-        csp.contains(&format!("script-src 'self' 'sha256-{loader_hash}';")) && !csp.contains("unsafe-inline"),
-        "{csp}"
-    );
     let commands = client().get(server.url("/commands")).send().await.unwrap().text().await.unwrap();
     assert!(
         commands.contains(&format!("<script type=\"module\" crossorigin src=\"{entry}\"></script>")),
