@@ -222,8 +222,10 @@ export function Navigation({ onOpenPrivacy, onOpenShortcuts, menuOpen, onMenuOpe
           )}
           <button type="button" onClick={onOpenPrivacy} className={cn(linkBase, 'cursor-pointer text-slate-300')}>
             <Shield size={16} aria-hidden="true" />
-            <span className="hidden xl:inline">Privacy</span>
-            <span className="sr-only xl:hidden">Privacy</span>
+            {/* Icon only below 2xl: the theme control beside it needs the room at 1280 px, where the
+                page links must keep their place in the bar. */}
+            <span className="hidden 2xl:inline">Privacy</span>
+            <span className="sr-only 2xl:hidden">Privacy</span>
           </button>
           {site && (
             <>
