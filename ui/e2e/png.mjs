@@ -19,14 +19,13 @@ function chunk(type, data) {
   crc.writeUInt32BE(crc32(body));
   return Buffer.concat([len, body, crc]);
 }
-/** An RGB PNG of `w`×`h`: colour `bg` with the top `stripe` rows in `fg` (colours as [r, g, b]). */
-export function makePng(w, h, bg, fg, stripe) {
+/** An RGB PNG of `w`×`h` whose pixel at (x, y) is `pixelAt(x, y)` ([r, g, b]). */
+export function pngFromPixels(w, h, pixelAt) {
   const raw = Buffer.alloc((w * 3 + 1) * h);
   for (let y = 0; y < h; y++) {
     const row = y * (w * 3 + 1);
     raw[row] = 0; // filter: none
-    const [r, g, b] = y < stripe ? fg : bg;
-    for (let x = 0; x < w; x++) raw.set([r, g, b], row + 1 + x * 3);
+    for (let x = 0; x < w; x++) raw.set(pixelAt(x, y), row + 1 + x * 3);
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(w, 0);
@@ -38,4 +37,9 @@ export function makePng(w, h, bg, fg, stripe) {
     chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** An RGB PNG of `w`×`h`: colour `bg` with the top `stripe` rows in `fg` (colours as [r, g, b]). */
+export function makePng(w, h, bg, fg, stripe) {
+  return pngFromPixels(w, h, (_x, y) => (y < stripe ? fg : bg));
 }

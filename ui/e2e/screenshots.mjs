@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { pngFromPixels } from './png.mjs';
 import { UI_DIR, createAdminKey, exampleBin, launchBrowser, startProcess, startServer } from './harness.mjs';
 import { adminSessionCookies } from './admin-helpers.mjs';
 import { FAKE, siteFile } from './roblox-fake.mjs';
@@ -28,36 +28,9 @@ const SHOWN_WIDTHS = arg('--widths') ? arg('--widths').split(',') : Object.keys(
 // ------------------------------------------------------------------------------------------------
 // A wide banner picture (PNG written here: no image library), for the sponsored banner state.
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type, data) {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
 /** A w x h RGB PNG: diagonal stripes of two colours. */
 function stripedPng(w, h, a, b) {
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * (w * 3 + 1);
-    for (let x = 0; x < w; x++) raw.set(Math.floor((x + y) / 24) % 2 ? a : b, row + 1 + x * 3);
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return pngFromPixels(w, h, (x, y) => (Math.floor((x + y) / 24) % 2 ? a : b));
 }
 
 // ------------------------------------------------------------------------------------------------
