@@ -4,25 +4,9 @@
 
 use std::io::{Read, Write};
 
-use crate::common::{Launch, Server, client, json};
+use crate::common::{Launch, Server, attr, client, json, meta};
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, HOST, IF_NONE_MATCH};
-
-fn attr(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
-}
-
-/// The `content` of `<meta name|property="key">` in the head.
-fn meta(html: &str, key: &str) -> Option<String> {
-    for attr_name in ["name", "property"] {
-        let needle = format!("<meta {attr_name}=\"{key}\" content=\"");
-        if let Some(i) = html.find(&needle) {
-            let rest = &html[i + needle.len()..];
-            return Some(rest[..rest.find('"').unwrap()].to_string());
-        }
-    }
-    None
-}
 
 fn between<'a>(html: &'a str, start: &str, end: &str) -> Option<&'a str> {
     let i = html.find(start)? + start.len();

@@ -7,28 +7,12 @@
 use std::io::{Read, Write};
 
 use crate::common::fake_roblox::FakeRoblox;
-use crate::common::{Launch, Server, SiteSetup, client, json};
+use crate::common::{Launch, Server, SiteSetup, attr, client, json, meta};
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
 use serde_json::Value;
 
 const ELC: &str = "elc = [2124001, 2124002, 2124003, 2124004, 2124005, 2124006]";
-
-fn attr(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
-}
-
-/// The `content` of `<meta name|property="key">` in the head.
-fn meta(html: &str, key: &str) -> Option<String> {
-    for attr_name in ["name", "property"] {
-        let needle = format!("<meta {attr_name}=\"{key}\" content=\"");
-        if let Some(i) = html.find(&needle) {
-            let rest = &html[i + needle.len()..];
-            return Some(rest[..rest.find('"').unwrap()].to_string());
-        }
-    }
-    None
-}
 
 fn title(html: &str) -> &str {
     let start = html.find("<title>").expect("a title") + "<title>".len();

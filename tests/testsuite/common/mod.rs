@@ -259,3 +259,20 @@ pub async fn start_oversized(kind: Oversized) -> String {
     });
     base
 }
+
+/// `s` escaped as the server writes it into an HTML attribute.
+pub fn attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+/// The `content` of `<meta name|property="key">` in the head.
+pub fn meta(html: &str, key: &str) -> Option<String> {
+    for attr_name in ["name", "property"] {
+        let needle = format!("<meta {attr_name}=\"{key}\" content=\"");
+        if let Some(i) = html.find(&needle) {
+            let rest = &html[i + needle.len()..];
+            return Some(rest[..rest.find('"').unwrap()].to_string());
+        }
+    }
+    None
+}
