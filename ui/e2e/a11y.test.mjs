@@ -7,7 +7,7 @@
 // so a route added later is checked here without anyone editing this file.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSuite, VIEWPORT_NAMES, visible, hidden, gotoApp, eventually, hasAttr, EXPECTED_FAILED_LOAD } from './harness.mjs';
+import { useSuite, VIEWPORT_NAMES, visible, hidden, gotoApp, eventually, hasAttr, settled, EXPECTED_FAILED_LOAD } from './harness.mjs';
 import { adminSessionCookies } from './admin-helpers.mjs';
 import { axeViolations, assertClean } from './axe.mjs';
 
@@ -16,17 +16,6 @@ const NOT_FOUND_PATH = '/no-such-page-a11y';
 /** Both themes, each reached the way a visitor's system asks for it (the control's default is 'system'). */
 const THEMES = /** @type {const} */ (['dark', 'light']);
 const inTheme = (theme, opts = {}) => ({ ...opts, contextOptions: { colorScheme: theme } });
-
-/** Waits until the page's data has arrived and nothing is loading any more. */
-async function settled(page) {
-  await page.waitForLoadState('networkidle').catch(() => {});
-  await eventually(async () => {
-    const busy = await page.evaluate(
-      () => document.querySelectorAll('[aria-busy="true"], [role="status"][aria-label^="Loading"]').length,
-    );
-    assert.equal(busy, 0, 'still loading');
-  });
-}
 
 const FOCUSABLE = 'a[href], area[href], button, input, select, textarea, iframe, summary, [tabindex], [contenteditable="true"]';
 

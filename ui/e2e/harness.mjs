@@ -228,6 +228,51 @@ export function trackErrors(page) {
   return list;
 }
 
+const inFlight = new WeakMap();
+
+/**
+ * Counts the page's requests in flight. A request ends at its response or its failure: Chromium reports no
+ * `loadingFinished` for the revalidation of a `<link rel=preload as=fetch>` answer that the app fetches with
+ * `cache: 'no-cache'`, so Playwright's own `networkidle` never comes on the routes the server preloads a call
+ * for (it waited out its 20 s timeout there: most of the accessibility suite's time).
+ */
+export function trackRequests(page) {
+  const open = new Set();
+  inFlight.set(page, open);
+  page.on('request', (r) => open.add(r));
+  page.on('response', (r) => open.delete(r.request()));
+  page.on('requestfailed', (r) => open.delete(r));
+  return open;
+}
+
+/** Waits until no request of the page has been in flight for `quietMs` (the pollers' next call is seconds away). */
+export async function networkQuiet(page, { quietMs = 300, timeout = 10_000 } = {}) {
+  const open = inFlight.get(page);
+  assert.ok(open, 'networkQuiet needs a page made by newPage (or trackRequests)');
+  const deadline = Date.now() + timeout;
+  let quietSince = open.size === 0 ? Date.now() : 0;
+  while (!quietSince || Date.now() - quietSince < quietMs) {
+    if (Date.now() > deadline) {
+      throw new Error(`the network did not go quiet within ${timeout} ms: ${[...open].map((r) => r.url()).join(', ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    if (open.size) quietSince = 0;
+    else quietSince ||= Date.now();
+  }
+}
+
+/** Waits until the page's data has arrived and nothing is loading any more (no request, no loading indicator). */
+export async function settled(page) {
+  await page.waitForLoadState('load');
+  await networkQuiet(page);
+  await eventually(async () => {
+    const busy = await page.evaluate(
+      () => document.querySelectorAll('[aria-busy="true"], [role="status"][aria-label^="Loading"]').length,
+    );
+    assert.equal(busy, 0, 'still loading');
+  });
+}
+
 /** The console errors and page errors seen so far on this page. */
 export function consoleErrors(page) {
   return pageErrors.get(page) ?? [];
@@ -270,6 +315,7 @@ export async function newPage(browser, baseUrl, vp = 'desktop', { permissions = 
   context.setDefaultNavigationTimeout(20_000);
   const page = await context.newPage();
   trackErrors(page);
+  trackRequests(page);
   return { context, page };
 }
 
@@ -326,13 +372,19 @@ export function useSuite({ serverArgs = [], serverEnv = {}, withDataDir = false,
       env.services[svc.name] = { ...proc, url: proc.match[1] };
       fromServices = { ...fromServices, ...(svc.serverEnv ? svc.serverEnv(proc.match) : {}) };
     }
-    const [server, browser] = await Promise.all([
+    const [server, browser] = await Promise.allSettled([
       startServer({ args: serverArgs, env: { ...fromServices, ...serverEnv }, dataDir: env.dataDir || null }),
       launchBrowser(),
     ]);
-    env.server = server;
-    env.baseUrl = server.baseUrl;
-    env.browser = browser;
+    // Keep what did start, so that `after` closes it: a browser left open when the server failed to
+    // start kept the file's process alive for ever (the run hung instead of failing).
+    if (browser.status === 'fulfilled') env.browser = browser.value;
+    if (server.status === 'fulfilled') {
+      env.server = server.value;
+      env.baseUrl = server.value.baseUrl;
+    }
+    if (server.status === 'rejected') throw server.reason;
+    if (browser.status === 'rejected') throw browser.reason;
   });
 
   afterEach(async () => {

@@ -4,7 +4,7 @@
 // for the visit, and on a touch phone the floating shortcuts button gives way to the menu's entry.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSuite, VIEWPORT_NAMES, visible, hidden, eventually, gotoApp, atPath } from './harness.mjs';
+import { useSuite, VIEWPORT_NAMES, visible, hidden, eventually, gotoApp, atPath, settled, trackRequests } from './harness.mjs';
 import { adminApi } from './admin-helpers.mjs';
 import { axeViolations, assertClean } from './axe.mjs';
 import { makePng } from './png.mjs';
@@ -110,8 +110,13 @@ describe('the bottom band on every route', () => {
     for (const p of ['/', '/login', '/admin', '/admin-access', '/generate-key', '/advertise']) assert.ok(routes.includes(p), `${p} is listed`);
   });
 
+  const trackedPage = (page) => {
+    trackRequests(page);
+    return page;
+  };
+
   async function openWithBanner(vp, path, context) {
-    const page = context ? await context.newPage() : await env.open(vp, null);
+    const page = context ? trackedPage(await context.newPage()) : await env.open(vp, null);
     await skipFullscreenRoll(page);
     await gotoApp(page, path);
     const aside = page.getByRole('complementary', { name: 'Sponsored' });
@@ -126,7 +131,7 @@ describe('the bottom band on every route', () => {
       const failures = [];
       for (const path of routes) {
         const { page } = await openWithBanner(vp, path);
-        await page.waitForLoadState('networkidle').catch(() => {});
+        await settled(page);
         for (const at of ['top', 'end']) {
           if (at === 'end') await page.evaluate(() => window.scrollTo(0, document.scrollingElement.scrollHeight));
           const band = await bottomBand(page);

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pngFromPixels } from './png.mjs';
-import { UI_DIR, createAdminKey, exampleBin, launchBrowser, startProcess, startServer } from './harness.mjs';
+import { UI_DIR, createAdminKey, exampleBin, launchBrowser, settled, startProcess, startServer, trackRequests } from './harness.mjs';
 import { adminSessionCookies } from './admin-helpers.mjs';
 import { FAKE, siteFile } from './roblox-fake.mjs';
 
@@ -71,8 +71,10 @@ async function main() {
       if (!fullscreen) await context.addInitScript(() => sessionStorage.setItem('fanhub_fullscreen_ad', 'skipped'));
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
-      await page.goto(pathname, { waitUntil: 'networkidle' }).catch(() => {});
+      trackRequests(page);
+      await page.goto(pathname, { waitUntil: 'load' }).catch(() => {});
       await page.locator('main h1').first().waitFor({ state: 'visible' }).catch(() => {});
+      await settled(page).catch(() => {});
       return page;
     }
 
@@ -135,7 +137,7 @@ async function main() {
           const tab = tabs.nth(i);
           const id = (await tab.getAttribute('data-tab')) || String(i);
           await tab.click();
-          await page.waitForLoadState('networkidle').catch(() => {});
+          await settled(page).catch(() => {});
           await shot(page, `admin-${id}`, width, theme);
         }
         await page.context().close();
