@@ -84,6 +84,13 @@ pub struct Classification {
     pub elc_veteran_min: u32,
     /// The classification of a player the ELC badges make a veteran.
     pub elc_classification: String,
+    /// The short name of the early-player badges, as people of the game say it ("ELC").
+    #[serde(default = "elc_name")]
+    pub elc_name: String,
+    /// The same in plain words, for readers who do not know the short name ("early-player"): the
+    /// verdict writes "early-player (ELC) badges" once, then "early-player badges".
+    #[serde(default = "elc_words")]
+    pub elc_words: String,
     /// Confidence (percent) when the ELC badges decided it.
     #[serde(default = "c95")]
     pub confidence_elc: u8,
@@ -123,6 +130,12 @@ impl Classification {
 fn one() -> u32 {
     1
 }
+fn elc_name() -> String {
+    "ELC".into()
+}
+fn elc_words() -> String {
+    "early-player".into()
+}
 fn c95() -> u8 {
     95
 }
@@ -151,6 +164,8 @@ impl Default for Classification {
             ],
             elc_veteran_min: 1,
             elc_classification: "Veteran".into(),
+            elc_name: elc_name(),
+            elc_words: elc_words(),
             confidence_elc: 95,
             confidence_no_elc: 80,
             confidence_join_date_only: 55,

@@ -22,6 +22,7 @@ import {
   splitShown,
   type MonitoredBadge,
   buildVerdict,
+  elcTerms,
   detectorPath,
   initialsOf,
   robloxProfileUrl,
@@ -228,6 +229,8 @@ describe('buildVerdict', () => {
     ],
     elcVeteranMin: 1,
     elcClassification: 'ELC Veteran',
+    elcName: 'ELC',
+    elcWords: 'early-player',
     reasonElc: '',
     reasonNoElc: '',
     reasonJoinDateOnly: '',
@@ -352,5 +355,18 @@ describe('buildVerdict', () => {
     expect(v.headline).toBe('ELC Veteran');
     expect(v.sentence).toMatch(/^ELC Veteran: this account joined Roblox on May 1, 2009/);
     expect(v.generation.explanation).not.toMatch(/undefined/);
+  });
+
+  it('names the badges with site.toml\'s words: the short name once, in brackets, only when there is one', () => {
+    expect(elcTerms({ elcName: 'FB', elcWords: 'founder' })).toEqual({
+      words: 'founder',
+      full: 'founder (FB) badges',
+      capitalised: 'Founder',
+      label: 'Founder (FB) badges',
+    });
+    expect(elcTerms({ elcName: ' ', elcWords: 'first-wave' }).full).toBe('first-wave badges');
+    const v = buildVerdict(check({}, { count: 4, total: 6 }), { ...rules, elcName: 'FB', elcWords: 'founder' }, now);
+    expect(v.sentence).toContain('owns 4 of the 6 founder (FB) badges');
+    expect(v.badges.label).toBe('Founder (FB) badges');
   });
 });

@@ -258,11 +258,25 @@ export function awardDatesRefused(dates: AwardDates): boolean {
 
 export type ClassificationRules = Schemas['Classification'];
 
-/**
- * What "ELC" stands for in words (the site's own: the page and site.toml call them early-player badges); the
- * result writes "early-player (ELC) badges" once and "early-player badges" after.
- */
-export const ELC_WORDS = 'early-player';
+export interface ElcTerms {
+  /** The badges in plain words ("early-player"), site.toml [classification] elc_words. */
+  words: string;
+  /** The same with the short name players use, once: "early-player (ELC) badges" (elc_name). */
+  full: string;
+  /** The plain words with a capital, for a heading ("Early-player"). */
+  capitalised: string;
+  /** `full` with a capital, for a label ("Early-player (ELC) badges"). */
+  label: string;
+}
+
+/** What the early-player badges are called, from site.toml; plain words alone until the settings are known. */
+export function elcTerms(rules?: Pick<ClassificationRules, 'elcName' | 'elcWords'>): ElcTerms {
+  const words = rules?.elcWords?.trim() || 'early-player';
+  const name = rules?.elcName?.trim();
+  const full = name ? `${words} (${name}) badges` : `${words} badges`;
+  const capitalised = words[0].toUpperCase() + words.slice(1);
+  return { words, full, capitalised, label: capitalised + full.slice(words.length) };
+}
 
 export interface VerdictFact {
   /** The fact's label. */
@@ -325,7 +339,8 @@ export function buildVerdict(result: NewgenCheck, rules?: ClassificationRules, n
   const eraWord = era?.classification ?? result.classification;
 
   const joined = `joined Roblox on ${formatDay(result.joinDate)} (${formatAge(result.joinDate, { utc: true, now })})`;
-  const elcFull = `${ELC_WORDS} (ELC) badges`;
+  const terms = elcTerms(rules);
+  const elcFull = terms.full;
   const owns = (n: number) => (n === 0 ? `owns none of the ${elc.total} ${elcFull}` : `owns ${n} of the ${elc.total} ${elcFull}`);
   const enough = min === 1 ? 'owning even one makes a player' : `owning ${min} or more makes a player`;
   let sentence: string;
@@ -350,13 +365,13 @@ export function buildVerdict(result: NewgenCheck, rules?: ClassificationRules, n
     value: eraName,
     explanation:
       byBadges && eraWord !== headline
-        ? `${spanText}By join date alone that counts as ${eraWord}; the ${ELC_WORDS} badges count for more.`
+        ? `${spanText}By join date alone that counts as ${eraWord}; the ${terms.words} badges count for more.`
         : era?.veteran || !readable
           ? `${spanText}By join date, ${eraName} accounts count as ${eraWord}.`
-          : `${spanText}Without ${min === 1 ? 'any' : `${min} or more`} ${ELC_WORDS} badges, ${eraName} accounts count as ${eraWord}.`,
+          : `${spanText}Without ${min === 1 ? 'any' : `${min} or more`} ${terms.words} badges, ${eraName} accounts count as ${eraWord}.`,
   };
   const badges: VerdictFact = {
-    label: `${ELC_WORDS[0].toUpperCase()}${ELC_WORDS.slice(1)} (ELC) badges`,
+    label: terms.label,
     value: !readable ? 'Not shown by Roblox' : `${elc.count} of ${elc.total}`,
     explanation: !readable
       ? 'Roblox did not share them with this site, so they could not count.'

@@ -6,7 +6,7 @@ import { NewgenResult } from '../components/roblox/NewgenResult';
 import { Button } from '../components/ui/Button';
 import { UsernameField } from '../components/roblox/UsernameField';
 import { errorSentence } from '../lib/api';
-import { ELC_WORDS, cleanUsername, detectorPath, fetchNewgenCheck, usernameProblem, type NewgenCheck } from '../lib/roblox';
+import { cleanUsername, elcTerms, detectorPath, fetchNewgenCheck, usernameProblem, type NewgenCheck } from '../lib/roblox';
 import { useSite } from '../lib/site';
 import { toast } from '../lib/toast';
 
@@ -74,7 +74,7 @@ export default function NewgenDetector() {
         </h1>
         <p className="mt-2 text-slate-300">
           Enter a Roblox username to learn from Roblox&apos;s own data whether the player is a veteran or a newgen: the join date,
-          the generation and the {ELC_WORDS} (ELC) badges with their award dates.
+          the generation and the {elcTerms(site?.classification).full} with their award dates.
         </p>
       </header>
 

@@ -1,6 +1,7 @@
 import { AlertTriangle } from 'lucide-react';
 import {
   awardDatesRefused,
+  elcTerms,
   formatAccountAge,
   formatDay,
   splitShown,
@@ -9,6 +10,7 @@ import {
   type BotQuickCheck,
 } from '../../lib/roblox';
 import { formatDaysInText } from '../../lib/format';
+import { useSite } from '../../lib/site';
 import { Card } from '../ui/Card';
 import { GenerationBadge } from './labels';
 import { AwardDatesUnavailable, EvidenceList, Fact, PlayerHeader } from './PlayerHeader';
@@ -16,6 +18,7 @@ import { AwardDatesUnavailable, EvidenceList, Fact, PlayerHeader } from './Playe
 export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
   const { shown, rest } = splitShown(result.badges.elcBadges);
   const datesRefused = awardDatesRefused(result.badges);
+  const terms = elcTerms(useSite().data?.classification);
   return (
     <Card className="flex flex-col gap-5 p-5 sm:p-6" data-testid="analysis-result">
       <p className="text-xs font-semibold uppercase tracking-wide text-violet-300">Full analysis</p>
@@ -40,7 +43,7 @@ export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
       {result.status.evidence && <EvidenceList evidence={result.status.evidence} />}
       <section aria-labelledby="bot-elc-heading">
         <h3 id="bot-elc-heading" className="mb-2 text-lg font-semibold text-white">
-          ELC badges{' '}
+          {terms.label}{' '}
           <span className="text-sm font-normal text-slate-300" data-testid="elc-count">
             {datesRefused ? '(unavailable)' : `(${result.badges.elcCount} of ${result.badges.total})`}
           </span>
@@ -48,7 +51,7 @@ export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
         {datesRefused ? (
           <AwardDatesUnavailable reason={result.badges.unavailableReason} />
         ) : shown.length === 0 ? (
-          <p className="text-sm text-slate-400">No ELC badges.</p>
+          <p className="text-sm text-slate-400">No {terms.words} badges.</p>
         ) : (
           <ul className="divide-y divide-slate-800 rounded-lg border border-slate-800">
             {shown.map((b, i) => (
@@ -73,6 +76,7 @@ export function BotAnalysisResult({ result }: { result: BotAnalysis }) {
 }
 
 export function BotQuickCheckResult({ result }: { result: BotQuickCheck }) {
+  const terms = elcTerms(useSite().data?.classification);
   return (
     <Card className="flex flex-col gap-5 p-5 sm:p-6" data-testid="check-result">
       <p className="text-xs font-semibold uppercase tracking-wide text-violet-300">Quick check</p>
@@ -82,7 +86,7 @@ export function BotQuickCheckResult({ result }: { result: BotQuickCheck }) {
           {result.status}
           {typeof result.confidence === 'number' && <span className="ml-2 text-sm font-normal text-slate-300">({result.confidence}% confidence)</span>}
         </Fact>
-        <Fact label="ELC badges" testId="elc-count">{result.elcAvailable === false ? 'Unavailable' : result.elcBadgeCount}</Fact>
+        <Fact label={terms.label} testId="elc-count">{result.elcAvailable === false ? 'Unavailable' : result.elcBadgeCount}</Fact>
         <Fact label="Total badges" testId="total-badges">{result.totalBadgeCount}</Fact>
         <Fact label="Account age" testId="account-age">{formatAccountAge(result.accountAge)}</Fact>
         <Fact label="Earliest badge" testId="earliest-badge">

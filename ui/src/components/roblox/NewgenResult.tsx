@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'react';
 import { formatAge, formatDateTime } from '../../lib/format';
 import {
-  ELC_WORDS,
+  elcTerms,
   awardDatesRefused,
   buildVerdict,
   describeSources,
@@ -50,6 +50,7 @@ export function NewgenResult({ result, rules }: { result: NewgenCheck; rules?: C
   const elc = result.elcBadges;
   const datesRefused = awardDatesRefused(elc);
   const verdict = buildVerdict(result, rules);
+  const terms = elcTerms(rules);
   const era = rules?.generations.find((g) => g.code === result.generation);
   const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -114,12 +115,12 @@ export function NewgenResult({ result, rules }: { result: NewgenCheck; rules?: C
 
       <section aria-labelledby="elc-heading">
         <h3 id="elc-heading" className="mb-2 text-lg font-semibold text-white">
-          {ELC_WORDS[0].toUpperCase() + ELC_WORDS.slice(1)} badges owned
+          {terms.capitalised} badges owned
         </h3>
         {datesRefused ? (
           <AwardDatesUnavailable reason={elc.unavailableReason} />
         ) : elc.badges.length === 0 ? (
-          <p className="text-sm text-slate-300" data-testid="no-elc">This player has none of the {elc.total} {ELC_WORDS} badges.</p>
+          <p className="text-sm text-slate-300" data-testid="no-elc">This player has none of the {elc.total} {terms.words} badges.</p>
         ) : (
           <ul className="divide-y divide-slate-800 rounded-lg border border-slate-800" data-testid="elc-list">
             {elc.badges.map((b) => (
