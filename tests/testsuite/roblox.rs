@@ -3,50 +3,18 @@
 //! award dates, spent budgets), coalescing, the persisted cache, budgets and the badge monitor.
 //! No fault may give a 500.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::common::fake_roblox::{self, FakeRoblox};
-use crate::common::{Launch, Server, client, json};
+use crate::common::{Server, SiteSetup, client, json, public_key};
 use serde_json::Value;
 
 const ELC: &str = "elc = [2124001, 2124002, 2124003]";
 
-/// The bundled site file with ELC badges, tracked badges and `extra` replacements applied.
-fn site_file(dir: &Path, replacements: &[(&str, &str)]) -> PathBuf {
-    crate::common::edited_site_file(dir, [("elc = []", ELC)].iter().chain(replacements))
-}
-
-struct Setup {
-    dir: tempfile::TempDir,
-    site: PathBuf,
-    envs: Vec<(String, String)>,
-}
-
-impl Setup {
-    fn new(fake: &FakeRoblox, replacements: &[(&str, &str)], envs: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let site = site_file(dir.path(), replacements);
-        let mut all = vec![
-            ("FANHUB_ROBLOX_API".to_string(), fake.template()),
-            ("FANHUB_ROBLOX_TIMEOUT_MS".to_string(), "1500".to_string()),
-        ];
-        all.extend(envs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-        Self { dir, site, envs: all }
-    }
-
-    fn start(&self) -> Server {
-        Server::launch(Launch {
-            args: vec!["--site".into(), self.site.display().to_string()],
-            envs: self.envs.clone(),
-            data_dir: Some(self.dir.path().join("data")),
-        })
-    }
-}
-
-async fn public_key(server: &Server) -> String {
-    let site = json(client().get(server.url("/api/site")).send().await.unwrap()).await;
-    site["publicApiKey"].as_str().unwrap().to_string()
+/// A data dir and the bundled site file with the ELC badges and `replacements`, for a server
+/// pointed at `fake` with `envs` beside.
+fn roblox_site(fake: &FakeRoblox, replacements: &[(&str, &str)], envs: &[(&str, &str)]) -> SiteSetup {
+    SiteSetup::with_roblox(&fake.template(), 1500, [("elc = []", ELC)].iter().chain(replacements), envs)
 }
 
 async fn newgen(server: &Server, key: &str, name: &str) -> (u16, reqwest::header::HeaderMap, Value) {
@@ -74,7 +42,7 @@ fn assert_error_shape(status: u16, body: &Value, want: u16) {
 async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key() {
     let fake = FakeRoblox::start();
     fake.set(|m| m.award_dates_need_cookie = false);
-    let setup = Setup::new(&fake, &[], &[]);
+    let setup = roblox_site(&fake, &[], &[]);
     let server = setup.start();
     let key = public_key(&server).await;
 
@@ -173,7 +141,7 @@ async fn a_newgen_check_classifies_from_robloxs_data_and_counts_against_the_key(
 #[tokio::test]
 async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     let fake = FakeRoblox::start();
-    let setup = Setup::new(&fake, &[], &[]);
+    let setup = roblox_site(&fake, &[], &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let (status, _, r) = newgen(&server, &key, "VetBravo").await;
@@ -198,7 +166,7 @@ async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     // A cookie the fake accepts: award dates are read, and the cookie never reaches the log.
     let fake = FakeRoblox::start();
     fake.set(|m| m.expected_cookie = Some("good-secret-cookie".into()));
-    let setup = Setup::new(&fake, &[], &[("FANHUB_ROBLOX_COOKIE", "good-secret-cookie")]);
+    let setup = roblox_site(&fake, &[], &[("FANHUB_ROBLOX_COOKIE", "good-secret-cookie")]);
     let server = setup.start();
     let key = public_key(&server).await;
     let (_, _, r) = newgen(&server, &key, "VetBravo").await;
@@ -212,7 +180,7 @@ async fn award_dates_refused_without_a_cookie_fall_back_to_the_join_date() {
     drop(server);
 
     // A cookie Roblox rejects: a plain statement, the join date, and the health check says so.
-    let setup = Setup::new(&fake, &[], &[("FANHUB_ROBLOX_COOKIE", "expired-cookie")]);
+    let setup = roblox_site(&fake, &[], &[("FANHUB_ROBLOX_COOKIE", "expired-cookie")]);
     let server = setup.start();
     let key = public_key(&server).await;
     let (status, _, r) = newgen(&server, &key, "OgCharlie").await;
@@ -233,7 +201,7 @@ async fn identical_lookups_run_once_and_a_restart_does_not_refetch() {
         m.award_dates_need_cookie = false;
         m.latency_ms = 150;
     });
-    let setup = Setup::new(&fake, &[], &[]);
+    let setup = roblox_site(&fake, &[], &[]);
     let mut server = setup.start();
     let key = public_key(&server).await;
     let names = ["VetOne", "NewTwo", "MidThree", "ElcFour", "PlainFive"];
@@ -278,7 +246,7 @@ async fn identical_lookups_run_once_and_a_restart_does_not_refetch() {
 async fn banned_players_hidden_inventories_and_pending_thumbnails() {
     let fake = FakeRoblox::start();
     fake.set(|m| m.award_dates_need_cookie = false);
-    let setup = Setup::new(&fake, &[], &[]);
+    let setup = roblox_site(&fake, &[], &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let (status, _, banned) = newgen(&server, &key, "BannedBob").await;
@@ -315,7 +283,7 @@ async fn a_temporary_failure_of_the_award_dates_is_asked_again_at_the_next_looku
         m.award_dates_need_cookie = false;
         m.malformed = vec![fake_roblox::AWARDED_DATES.into()];
     });
-    let setup = Setup::new(&fake, &[], &[]);
+    let setup = roblox_site(&fake, &[], &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let (status, _, r) = newgen(&server, &key, "VetBravo").await;
@@ -341,7 +309,7 @@ async fn a_temporary_failure_of_the_award_dates_is_asked_again_at_the_next_looku
 async fn storms_hangs_and_broken_answers_are_clear_errors_never_500() {
     let fake = FakeRoblox::start();
     fake.set(|m| m.award_dates_need_cookie = false);
-    let setup = Setup::new(&fake, &[], &[]);
+    let setup = roblox_site(&fake, &[], &[]);
     let server = setup.start();
     let key = public_key(&server).await;
 
@@ -389,7 +357,7 @@ async fn storms_hangs_and_broken_answers_are_clear_errors_never_500() {
             reset: None,
         }
     });
-    let setup2 = Setup::new(&fake2, &[], &[]);
+    let setup2 = roblox_site(&fake2, &[], &[]);
     let server2 = setup2.start();
     let (status, headers, body) = get(&server2, "/api/discord-bot/check/StormyFour").await;
     assert_error_shape(status, &body, 503);
@@ -435,7 +403,7 @@ async fn a_spent_budget_answers_503_instead_of_calling_roblox() {
         m.award_dates_need_cookie = false;
         m.limits.insert(fake_roblox::USER.into(), 3);
     });
-    let setup = Setup::new(&fake, &[("# \"users/v1/users/{id}\" = 24", "\"users/v1/users/{id}\" = 2")], &[]);
+    let setup = roblox_site(&fake, &[("# \"users/v1/users/{id}\" = 24", "\"users/v1/users/{id}\" = 2")], &[]);
     let server = setup.start();
     // The bot API: with a budget of 2, the public key would allow one lookup an address.
     for name in ["BudgetA", "BudgetB"] {
@@ -487,7 +455,7 @@ async fn settled_etag(server: &Server) -> reqwest::header::HeaderValue {
 #[tokio::test]
 async fn the_badge_monitor_pages_a_universe_serves_from_memory_and_goes_stale() {
     let fake = FakeRoblox::start();
-    let setup = Setup::new(
+    let setup = roblox_site(
         &fake,
         &[("# universe = 1234567", "universe = 77"), ("badge_monitor_secs = 60", "badge_monitor_secs = 1")],
         &[],
@@ -644,7 +612,7 @@ async fn group_pages_and_background_share_through_the_library() {
 async fn the_bot_api_limits_lookups_that_ask_roblox_per_address_never_cached_ones() {
     let fake = FakeRoblox::start();
     fake.set(|m| m.award_dates_need_cookie = false);
-    let setup = Setup::new(&fake, &[], &[]);
+    let setup = roblox_site(&fake, &[], &[]);
     let server = setup.start();
     let (status, _, body) = get(&server, "/api/discord-bot/check/VetCached").await;
     assert_eq!(status, 200, "{body}");
@@ -679,7 +647,7 @@ async fn the_bot_api_limits_lookups_that_ask_roblox_per_address_never_cached_one
 async fn the_public_key_limits_lookups_that_ask_roblox_per_address_to_a_share_of_the_budget() {
     let fake = FakeRoblox::start();
     fake.set(|m| m.award_dates_need_cookie = false);
-    let setup = Setup::new(&fake, &[], &[]);
+    let setup = roblox_site(&fake, &[], &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     // A quarter of the default profile budget of 24 a minute.

@@ -26,7 +26,7 @@ fn open_cloud_site(fake: &FakeRoblox, key: &str, edits: &[(&str, &str)]) -> Site
 }
 
 /// A developer key of its own (the site's public key allows few uncached lookups per address).
-async fn public_key(server: &Server) -> String {
+async fn developer_key(server: &Server) -> String {
     let res =
         client().post(server.url("/api/generate-key")).json(&json!({"name": "open cloud tests"})).send().await.unwrap();
     assert_eq!(res.status(), 201);
@@ -62,7 +62,7 @@ async fn with_the_key_join_dates_and_elc_award_dates_come_from_open_cloud_withou
     let fake = FakeRoblox::start();
     let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
-    let key = public_key(&server).await;
+    let key = developer_key(&server).await;
 
     let (status, vet) = newgen(&server, &key, "VetOpenCloud").await;
     assert_eq!(status, 200, "{vet}");
@@ -131,7 +131,7 @@ async fn a_private_inventory_is_said_plainly_and_an_empty_one_is_not_taken_for_n
     let fake = FakeRoblox::start();
     let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
-    let key = public_key(&server).await;
+    let key = developer_key(&server).await;
 
     let (status, private) = newgen(&server, &key, "PrivateVet").await;
     assert_eq!(status, 200, "{private}");
@@ -174,7 +174,7 @@ async fn a_refused_key_is_logged_once_shown_in_health_and_lookups_fall_back_to_t
         };
         let setup = open_cloud_site(&fake, key_value, &[]);
         let server = setup.start();
-        let key = public_key(&server).await;
+        let key = developer_key(&server).await;
         for name in ["VetFallback", "OgFallback", "MidFallback"] {
             let (status, body) = newgen(&server, &key, name).await;
             assert_eq!(status, 200, "{label}: {body}");
@@ -201,7 +201,7 @@ async fn bad_open_cloud_answers_give_a_clear_error_or_a_fallback_never_a_500_or_
     let fake = FakeRoblox::start();
     let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
-    let key = public_key(&server).await;
+    let key = developer_key(&server).await;
     let expect = |status: u16, body: &Value, want: u16, words: &str| {
         assert_eq!(status, want, "{body}");
         let text = format!("{} {}", body["error"], body["message"]);
@@ -301,7 +301,7 @@ async fn roblox_s_remaining_quota_holds_calls_back_before_a_429() {
     });
     let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
-    let key = public_key(&server).await;
+    let key = developer_key(&server).await;
     let mut statuses = Vec::new();
     for i in 0..5 {
         let (s, _) = newgen(&server, &key, &format!("VetQuota{i}")).await;
@@ -327,7 +327,7 @@ async fn a_group_scan_walks_open_cloud_memberships_with_role_names_and_skips_mal
         &[("budgets_above_probed_limits = false", "budgets_above_probed_limits = true"), ("[roblox.budgets]", budgets)],
     );
     let server = setup.start();
-    let key = public_key(&server).await;
+    let key = developer_key(&server).await;
     let res = client()
         .post(server.url("/api/v1/scan-group"))
         .header("x-api-key", &key)
@@ -412,7 +412,7 @@ async fn usernames_asked_for_meanwhile_share_one_lookup_call() {
     fake.set(|m| m.latency_ms = 300);
     let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[]);
     let server = setup.start();
-    let key = public_key(&server).await;
+    let key = developer_key(&server).await;
     let mut checks = tokio::task::JoinSet::new();
     for i in 0..30 {
         let (url, key) = (server.url(&format!("/api/newgen-check/VetBatch{i}")), key.clone());

@@ -2,11 +2,10 @@
 //! (tests/common/fake_roblox.rs): every bad input and upstream fault. Never a 500, never a
 //! lost or double-counted member.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::common::fake_roblox::FakeRoblox;
-use crate::common::{Launch, Server, client, json};
+use crate::common::{Server, SiteSetup, client, json, public_key};
 use serde_json::{Value, json};
 
 /// The budgets a scan may use at full speed in tests: Roblox's probed limits, all of it for background work.
@@ -15,39 +14,10 @@ const FAST: [(&str, &str); 2] = [
     ("[roblox.budgets]\n", "[roblox.budgets]\n\"users/v1/users/{id}\" = 30\n"),
 ];
 
-fn site_file(dir: &Path, replacements: &[(&str, &str)]) -> PathBuf {
-    crate::common::edited_site_file(dir, FAST.iter().chain(replacements))
-}
-
-struct Setup {
-    dir: tempfile::TempDir,
-    site: PathBuf,
-    envs: Vec<(String, String)>,
-}
-
-impl Setup {
-    fn new(fake: &FakeRoblox, replacements: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let site = site_file(dir.path(), replacements);
-        let envs = vec![
-            ("FANHUB_ROBLOX_API".to_string(), fake.template()),
-            ("FANHUB_ROBLOX_TIMEOUT_MS".to_string(), "1000".to_string()),
-        ];
-        Self { dir, site, envs }
-    }
-
-    fn start(&self) -> Server {
-        Server::launch(Launch {
-            args: vec!["--site".into(), self.site.display().to_string()],
-            envs: self.envs.clone(),
-            data_dir: Some(self.dir.path().join("data")),
-        })
-    }
-}
-
-async fn public_key(server: &Server) -> String {
-    let site = json(client().get(server.url("/api/site")).send().await.unwrap()).await;
-    site["publicApiKey"].as_str().unwrap().to_string()
+/// A data dir and the bundled site file with the fast budgets and `replacements`, for a server
+/// pointed at `fake`.
+fn scan_site(fake: &FakeRoblox, replacements: &[(&str, &str)]) -> SiteSetup {
+    SiteSetup::with_roblox(&fake.template(), 1000, FAST.iter().chain(replacements), &[])
 }
 
 async fn get(server: &Server, key: &str, path: &str) -> (u16, Value) {
@@ -100,7 +70,7 @@ async fn a_scan_walks_every_page_classifies_each_member_once_and_feeds_the_leade
         m.member_count = 25;
         m.member_page_size = Some(10);
     });
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
 
@@ -210,7 +180,7 @@ async fn leaderboard_pages_kept_in_memory_follow_every_change_and_answer_304() {
         m.member_count = 6;
         m.award_dates_need_cookie = false;
     });
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let page = "/api/v1/leaderboard?sort=recent&limit=100";
@@ -282,7 +252,7 @@ async fn leaderboard_pages_kept_in_memory_follow_every_change_and_answer_304() {
 async fn scan_status_answers_304_while_nothing_changes() {
     let fake = FakeRoblox::start();
     fake.set(|m| m.member_count = 5);
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let id = start_scan(&server, &key, 7002).await;
@@ -303,7 +273,7 @@ async fn scan_status_answers_304_while_nothing_changes() {
 #[tokio::test]
 async fn bad_scan_requests_get_clear_4xx() {
     let fake = FakeRoblox::start();
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     for (body, field) in [
@@ -390,7 +360,7 @@ async fn bad_scan_requests_get_clear_4xx() {
 async fn without_a_cookie_the_scan_says_so_once_and_classifies_by_join_date() {
     let fake = FakeRoblox::start();
     fake.set(|m| m.member_count = 20);
-    let setup = Setup::new(&fake, &[("elc = []", "elc = [2124001, 2124002]")]);
+    let setup = scan_site(&fake, &[("elc = []", "elc = [2124001, 2124002]")]);
     let server = setup.start();
     let key = public_key(&server).await;
     let id = start_scan(&server, &key, 7004).await;
@@ -426,7 +396,7 @@ async fn a_storm_of_429s_slows_the_scan_and_it_recovers_without_losing_members()
         m.storm.endpoint = Some("users/v1/users/{id}".into());
         m.storm.retry_after = Some(1);
     });
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let started = Instant::now();
@@ -450,7 +420,7 @@ async fn a_hang_or_a_malformed_page_fails_the_scan_with_the_reason_and_resume_fi
         m.member_count = 20;
         m.member_page_size = Some(10);
     });
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
 
@@ -491,7 +461,7 @@ async fn a_repeating_cursor_ends_the_scan_without_counting_anyone_twice() {
         m.member_page_size = Some(10);
         m.repeat_cursor = true;
     });
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let id = start_scan(&server, &key, 7007).await;
@@ -510,7 +480,7 @@ async fn kill_9_mid_scan_resumes_on_start_redoing_at_most_one_page() {
         m.member_count = 60;
         m.member_page_size = Some(10);
     });
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let mut server = setup.start();
     let key = public_key(&server).await;
     let id = start_scan(&server, &key, 7008).await;
@@ -548,7 +518,7 @@ async fn kill_9_mid_scan_resumes_on_start_redoing_at_most_one_page() {
 #[tokio::test]
 async fn players_stored_under_era_names_are_rewritten_to_codes_at_start() {
     let fake = FakeRoblox::start();
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let mut server = setup.start();
     let key = public_key(&server).await;
     server.kill9();
@@ -602,7 +572,7 @@ async fn admins_cancel_a_scan() {
         m.member_count = 80;
         m.member_page_size = Some(10);
     });
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let admin = crate::common::admin_key(&server);
@@ -652,7 +622,7 @@ async fn only_the_key_that_started_a_scan_or_an_admin_resumes_it_and_an_admins_c
         m.member_page_size = Some(10);
         m.malformed = vec!["groups/v1/groups/{id}/users".into()];
     });
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let owner = public_key(&server).await;
     let other = another_key(&server, "someone else").await;
@@ -710,7 +680,7 @@ async fn the_scan_queue_is_capped_per_key_and_site_wide_with_a_429_naming_the_ca
         m.member_count = 5_000;
         m.member_page_size = Some(10);
     });
-    let setup = Setup::new(
+    let setup = scan_site(
         &fake,
         &[("queued_per_key = 3", "queued_per_key = 2"), ("queued_site_wide = 20", "queued_site_wide = 3")],
     );
@@ -750,7 +720,7 @@ async fn the_scan_queue_is_capped_per_key_and_site_wide_with_a_429_naming_the_ca
 #[tokio::test]
 async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by_admins() {
     let fake = FakeRoblox::start();
-    let setup = Setup::new(&fake, &[]);
+    let setup = scan_site(&fake, &[]);
     let server = setup.start();
     let key = public_key(&server).await;
     let good = json!({"reporterUsername": "Alice_1", "targetUsername": "BadGuy", "reason": "scamming",

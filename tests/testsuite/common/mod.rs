@@ -155,6 +155,20 @@ impl SiteSetup {
         Self { dir, site, envs: envs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() }
     }
 
+    /// The same for a server pointed at the fake Roblox (`template`, `FakeRoblox::template`), whose
+    /// calls time out after `timeout_ms`; `envs` are added beside.
+    pub fn with_roblox<'a>(
+        template: &str,
+        timeout_ms: u32,
+        edits: impl IntoIterator<Item = &'a (&'a str, &'a str)>,
+        envs: &[(&str, &str)],
+    ) -> Self {
+        let timeout = timeout_ms.to_string();
+        let mut all = vec![("FANHUB_ROBLOX_API", template), ("FANHUB_ROBLOX_TIMEOUT_MS", timeout.as_str())];
+        all.extend_from_slice(envs);
+        Self::new(edits, &all)
+    }
+
     /// Starts the server; again after a stop or a kill, on the same data dir.
     pub fn start(&self) -> Server {
         Server::launch(Launch {
@@ -163,6 +177,12 @@ impl SiteSetup {
             data_dir: Some(self.dir.path().join("data")),
         })
     }
+}
+
+/// The site's public API key (GET /api/site `publicApiKey`), which the newgen page uses.
+pub async fn public_key(server: &Server) -> String {
+    let site = json(client().get(server.url("/api/site")).send().await.unwrap()).await;
+    site["publicApiKey"].as_str().expect("the site serves its public API key").to_string()
 }
 
 pub fn client() -> reqwest::Client {
