@@ -204,7 +204,8 @@ export function Sponsored({
       second={
         <>
           {links.length > 0 ? (
-            <ul className="mr-auto flex min-w-0 gap-x-3 overflow-hidden text-xs sm:mr-0" aria-label="Advertiser links">
+            // On a phone the row has room for the two buttons only: the links are in the full-screen ad.
+            <ul className="hidden min-w-0 gap-x-3 overflow-hidden text-xs sm:flex" aria-label="Advertiser links">
               {links.map((l) => (
                 <li key={l.href} className={cn(oneLine, 'max-w-48')}>
                   <a

@@ -76,7 +76,11 @@ describe('sponsored banner and fullscreen ad', () => {
     fireEvent.click(await screen.findByRole('button', { name: /Test Full-Screen/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Sponsored advertisement' });
     expect(within(dialog).getByTestId('fullscreen-ad-summary').textContent).toBe('The best block shop');
-    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent?.replace('•', '').trim())).toEqual(['One', 'Two', 'Three']);
+    const features = within(dialog).getByRole('list', { name: 'Key features' });
+    expect(within(features).getAllByRole('listitem').map((li) => li.textContent?.replace('•', '').trim())).toEqual(['One', 'Two', 'Three']);
+    // The advertiser's links, which a phone's banner has no room for, labelled by their host.
+    const links = within(within(dialog).getByRole('list', { name: 'Advertiser links' })).getAllByRole('link');
+    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([['video.example.com', 'https://video.example.com/watch']]);
     // An analysis that does not say it is confident gets the neutral call to action.
     expect(within(dialog).getByRole('link', { name: 'Visit site' }).getAttribute('href')).toBe(ad.websiteUrl);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
@@ -135,7 +139,8 @@ describe('sponsored banner and fullscreen ad', () => {
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent?.split('friendliest survival server').length).toBe(2);
     expect(within(dialog).queryByTestId('fullscreen-ad-summary')).toBeNull();
-    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent?.replace('•', '').trim())).toEqual(['Friendly staff']);
+    const features = within(dialog).getByRole('list', { name: 'Key features' });
+    expect(within(features).getAllByRole('listitem').map((li) => li.textContent?.replace('•', '').trim())).toEqual(['Friendly staff']);
     expect(within(dialog).getByTestId('fullscreen-ad-cta').textContent).toBe('Join the server');
   });
 

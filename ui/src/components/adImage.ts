@@ -38,9 +38,8 @@ export function bannerLinks(links: readonly string[] | null | undefined, max = B
   for (const raw of links ?? []) {
     const href = safeHref(raw?.trim());
     if (!href || !/^https?:\/\//i.test(href) || out.some((l) => l.href === href)) continue;
-    const u = new URL(href);
-    const path = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
-    const label = (u.hostname.replace(/^www\./, '') + path).slice(0, 40);
+    // The host alone says where a link goes; a path cut short to fit ("video.example.com/watch/bl…") says less.
+    const label = new URL(href).hostname.replace(/^www\./, '');
     out.push({ href, label });
     if (out.length >= max) break;
   }
