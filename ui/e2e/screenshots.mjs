@@ -111,11 +111,9 @@ async function main() {
 
         // A guide open.
         page = await open(width, theme, '/guides');
-        const toggle = page.getByTestId('guide-card').first().locator('button[aria-expanded]').first();
-        if (await toggle.count()) {
-          await toggle.click();
-          await toggle.scrollIntoViewIfNeeded();
-        }
+        // "Read more" opens the reading view (and puts ?guide=ID in the address).
+        await page.getByRole('button', { name: /^Read more/ }).first().click().catch(() => {});
+        await page.getByRole('dialog').first().waitFor({ state: 'visible' }).catch(() => {});
         await shot(page, 'state-guide-open', width, theme, { fullPage: false });
         await page.context().close();
 
