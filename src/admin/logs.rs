@@ -3,50 +3,42 @@
 
 use axum::Json as JsonOut;
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::AdminState;
 use crate::accounts::{self, store::LoginLog};
 use crate::error::ApiError;
 use crate::http::extract::Query;
+use crate::http::paging::{PageQuery, paging};
 use crate::logging::LogRecord;
-
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PageQuery {
-    page: Option<i64>,
-    page_size: Option<i64>,
-}
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginLogPage {
     logs: Vec<LoginLog>,
     page: i64,
-    page_size: i64,
+    /// Attempts per page (the `limit` asked for).
+    limit: i64,
     total: i64,
 }
 
-/// Sign-in attempts, newest first, paged (pageSize 1-100, default 25).
+/// Sign-in attempts, newest first, paged like every list of the API (`page`, `limit` 1-100, default 20).
 #[utoipa::path(get, path = "/api/admin/login-logs", tag = "admin", operation_id = "listLoginLogs", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    params(("page" = Option<i64>, Query, minimum = 1, description = "Default 1"), ("pageSize" = Option<i64>, Query, minimum = 1, maximum = 100, description = "Default 25")),
-    responses((status = 200, description = "One page", body = LoginLogPage), (status = 400, description = "Bad paging")))]
+    params(PageQuery),
+    responses((status = 200, description = "One page", body = LoginLogPage), (status = 400, description = "Bad paging", body = crate::error::ErrorBody)))]
 pub(crate) async fn login_logs(
     State(state): State<AdminState>,
     Query(q): Query<PageQuery>,
 ) -> Result<JsonOut<LoginLogPage>, ApiError> {
-    let page = q.page.unwrap_or(1);
-    let page_size = q.page_size.unwrap_or(25);
-    if page < 1 || !(1..=100).contains(&page_size) {
-        return Err(ApiError::bad_request("page must be 1 or more and pageSize between 1 and 100."));
-    }
+    let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
+    let (page, page_size) = (i64::from(page), i64::from(limit));
     let result = state
         .db
         .read(move |c| {
             let total = accounts::store::count_login_logs(c)?;
             let logs = accounts::store::login_logs_page(c, page, page_size)?;
-            Ok(LoginLogPage { logs, page, page_size, total })
+            Ok(LoginLogPage { logs, page, limit: page_size, total })
         })
         .await?;
     Ok(JsonOut(result))

@@ -422,7 +422,7 @@ describe('admin: the panel', () => {
   it('Login Logs: the attempts, newest first, success in green and failure in red (desktop)', async () => {
     const { page } = await openPanel('desktop');
     const panel = await openTab(page, 'logs');
-    const server = await adminApi(env, key, '/api/admin/login-logs?page=1&pageSize=25');
+    const server = await adminApi(env, key, '/api/admin/login-logs?page=1&limit=25');
     assert.ok(server.logs.length >= 2);
     const times = server.logs.map((l) => new Date(l.timestamp).getTime());
     assert.deepEqual(times, [...times].sort((a, b) => b - a), 'the API answers newest first');

@@ -6,6 +6,9 @@ import { apiRequest, getQueryFn, throwIfNotOk } from './api';
 import { CURRENT_USER_KEY, hasSessionHint } from './auth';
 import { ADMIN_STALE_TIME } from './queryClient';
 import type { ActiveBannerResponse, AiAnalysis, Role, User } from './types';
+import type { components } from './api/schema';
+
+type Schemas = components['schemas'];
 
 // ---------- types ----------
 
@@ -54,21 +57,9 @@ export interface AdApplication {
   design?: BannerColors | null;
 }
 
-export interface LoginLog {
-  id: number;
-  username: string;
-  ipAddress: string;
-  userAgent: string;
-  timestamp: string;
-  loginStatus: 'success' | 'failure' | 'suspended' | 'rate_limited' | string;
-}
-
-export interface LoginLogsPage {
-  logs: LoginLog[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+/** One sign-in attempt and a page of them, as the server's OpenAPI document types them. */
+export type LoginLog = Schemas['LoginLog'];
+export type LoginLogsPage = Schemas['LoginLogPage'];
 
 export type LogLevel = 'ERROR' | 'WARN' | 'INFO';
 
@@ -267,7 +258,7 @@ export function useLoginLogs(page: number, pageSize = LOGIN_LOGS_PAGE_SIZE) {
   return useQuery<LoginLogsPage>({
     queryKey: [...ADMIN_KEYS.loginLogs, { page, pageSize }],
     queryFn: async () => {
-      const res = await fetch(`/api/admin/login-logs?page=${page}&pageSize=${pageSize}`, { credentials: 'include' });
+      const res = await fetch(`/api/admin/login-logs?page=${page}&limit=${pageSize}`, { credentials: 'include' });
       await throwIfNotOk(res);
       return (await res.json()) as LoginLogsPage;
     },

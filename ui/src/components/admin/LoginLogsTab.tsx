@@ -18,7 +18,7 @@ export function LoginLogsTab() {
 
   const logs = newestFirst(data?.logs ?? []);
   const total = data?.total ?? 0;
-  const pages = pageCount(total, data?.pageSize ?? LOGIN_LOGS_PAGE_SIZE);
+  const pages = pageCount(total, data?.limit ?? LOGIN_LOGS_PAGE_SIZE);
 
   return (
     <SectionCard title="Login Logs" description={data ? `${total.toLocaleString()} login attempts recorded` : undefined}>
