@@ -90,10 +90,20 @@ describe('newgen detector: links, verdict, dates, avatar, phone view', () => {
       const calls = [];
       const page = await openDetector(env, vp, null);
       page.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/newgen-check/') && calls.push(r.url()));
+      // Layout shifts from the start of the page (a shared link's result must not push what is on screen).
+      await page.addInitScript(() => {
+        window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value);
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
       await page.goto(`/newgen-detector?username=${FAKE.veteran}`);
       await resultOf(page, FAKE.veteran);
       assert.equal(await page.getByLabel('Roblox username').inputValue(), FAKE.veteran);
       assert.equal(calls.length, 1, 'one check for the address');
+      await new Promise((r) => setTimeout(r, 300));
+      const shift = await page.evaluate(() => window.__shifts.reduce((a, b) => a + b, 0));
+      assert.ok(shift < 0.02, `the result arrives without moving what is on screen (cumulative layout shift ${shift.toFixed(3)})`);
 
       await page.goto('/newgen-detector?username=bad%20name!');
       const problem = page.getByTestId('username-problem');

@@ -8,7 +8,9 @@ import { newgenCheck } from '../test/roblox';
 const KEY = 'fhk_publicpublicpublicpublicpublicpublic0';
 
 function routes(extra: ApiRoutes = {}): ApiRoutes {
-  return { '/api/site': { ...site, publicApiKey: KEY }, ...extra };
+  // The badges' words from site.toml [classification] (elc_words, elc_name); the eras are left to the answer.
+  const classification = { generations: [], elcName: 'ELC', elcWords: 'early-player' };
+  return { '/api/site': { ...site, publicApiKey: KEY, classification }, ...extra };
 }
 
 async function typeAndSubmit(name: string) {

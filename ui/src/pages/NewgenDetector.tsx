@@ -29,6 +29,9 @@ export default function NewgenDetector() {
     onError: (err) => toast({ title: 'Analysis Failed', description: errorSentence(err, 'Failed to analyze player'), variant: 'destructive' }),
   });
   const { mutate, reset } = check;
+  // A check is on its way: running, or about to run for the name of the address (before the effect below starts it).
+  const awaiting =
+    check.isPending || (check.isIdle && !!publicKey && requested !== null && usernameProblem(requested.trim()) === null);
 
   // The name of the address, checked once per name (and again when the address changes to another).
   const ran = useRef<string | null>(null);
@@ -111,6 +114,23 @@ export default function NewgenDetector() {
           <span className="font-semibold">Analysis Failed: </span>
           {errorSentence(check.error, 'Failed to analyze player')}
         </p>
+      )}
+      {awaiting && (
+        // As tall as a screen, so the footer below is out of view before the result arrives: a shared link's
+        // result replaces this without moving what the visitor sees (no layout shift).
+        <div
+          role="status"
+          aria-busy="true"
+          className="flex min-h-screen flex-col gap-4 rounded-2xl border border-slate-800 bg-slate-900/50 p-5 sm:p-6"
+          data-testid="newgen-pending"
+        >
+          <p className="text-sm text-slate-300">Checking {cleanUsername(username) || requested} on Roblox...</p>
+          <div aria-hidden="true" className="flex items-center gap-4">
+            <div className="h-20 w-20 shrink-0 animate-pulse rounded-full bg-slate-800" />
+            <div className="h-6 w-40 animate-pulse rounded bg-slate-800" />
+          </div>
+          <div aria-hidden="true" className="h-32 animate-pulse rounded-xl bg-slate-800" />
+        </div>
       )}
       {check.data && !check.isError && !problem && <NewgenResult result={check.data} rules={site?.classification} />}
     </div>
