@@ -183,9 +183,11 @@ fn header(description: &str, schema: Value) -> Value {
 /// - path parameters (the `Path` extractor and the router): 400 unparsable, 404 no such route;
 /// - writes: 403 when a sign-in cookie comes from another site (the CSRF middleware), 507 when
 ///   the disk is full (`ApiError`'s conversions of SQLITE_FULL, ENOSPC and EDQUOT);
-/// - admin routes (the admin guard): 401 not an admin, 403 a key bound to another IP;
-/// - keyed routes (the API-key guard): 401 no or bad key, 429 over the limit, and the
-///   `X-RateLimit-*` headers on every answer past the key check;
+/// - admin routes (the admin guard): 401 not an admin, 403 a key bound to another IP, 429 too
+///   many wrong admin keys from one address;
+/// - keyed routes (the API-key guard): 401 no or bad key, 429 over the limit (or too many wrong
+///   keys from one address, refused before any key is looked at), and the `X-RateLimit-*`
+///   headers on every answer past the key check;
 /// - 304 answers (`CachedJson`, to an `If-None-Match` that matches): the `ETag` and `Cache-Control`
 ///   headers. `If-None-Match` is not listed as a parameter: a generated value with bytes HTTP does not
 ///   allow is refused by the HTTP layer with a bare 400 before any handler runs;
@@ -248,10 +250,11 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
     if admin_guarded {
         add("401", "Not an admin: no admin session and no valid X-Admin-Key");
         add("403", "The admin key is bound to another IP address");
+        add("429", "Too many wrong admin keys from this address this minute");
     }
     if keyed {
         add("401", "No X-API-Key, or an unknown or revoked key");
-        add("429", "The key is over its rate limit");
+        add("429", "The key is over its rate limit; or too many wrong keys from this address this minute");
     }
     for (status, response) in responses.iter_mut() {
         let code: u16 = status.parse().unwrap_or(0);
@@ -277,8 +280,9 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
             response["headers"]["X-RateLimit-Reset"] = header("Unix seconds when that window ends", count);
         }
         if let Some(headers) = response.get_mut("headers").and_then(Value::as_object_mut) {
-            for h in headers.values_mut() {
-                h["required"] = json!(true);
+            for (name, h) in headers.iter_mut() {
+                // A 429 for wrong keys comes before any key, so it has no key's figures.
+                h["required"] = json!(!(keyed && status == "429" && name.starts_with("X-RateLimit")));
             }
         }
     }

@@ -2,15 +2,60 @@
 //! admin-access endpoints, a growing wait per username after 5 failed logins) and `PerIp`, how
 //! often one address may do a costly thing (new API keys, ad submissions, abuse reports, Roblox
 //! lookups). Every per-address limit counts a `RateKey`: an IPv4 address, or an IPv6 /64.
+//!
+//! Whatever keeps an entry per address, name or key registers itself when it is made ([`swept`]),
+//! and one sweep ([`forget_idle_everywhere`], the server's health task) makes all of them forget
+//! their idle entries: a limiter added later cannot be left out of a list, so none grows without
+//! bound under a flood of new addresses.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+/// State kept per address, name or key that must forget its idle entries.
+pub trait ForgetIdle: Send + Sync + 'static {
+    fn forget_idle(&self);
+}
+
+impl<K: Hash + Eq + Clone + Send + Sync + 'static> ForgetIdle for DefaultKeyedRateLimiter<K> {
+    fn forget_idle(&self) {
+        self.retain_recent();
+    }
+}
+
+/// Every holder made through [`swept`]. Weak: a holder dropped (the server of a test) leaves the
+/// list at the next sweep instead of being kept alive by it.
+static SWEPT: Mutex<Vec<Weak<dyn ForgetIdle>>> = Mutex::new(Vec::new());
+
+/// Makes `item` shared and registers it with the sweep. The only way this module makes a
+/// limiter, and the way the other holders (the login throttle, the admin challenges, the key
+/// limits) are made.
+pub fn swept<T: ForgetIdle>(item: T) -> Arc<T> {
+    let item = Arc::new(item);
+    let weak: Weak<dyn ForgetIdle> = Arc::downgrade(&item) as Weak<dyn ForgetIdle>;
+    SWEPT.lock().unwrap_or_else(|p| p.into_inner()).push(weak);
+    item
+}
+
+/// Makes every live registered holder forget its idle entries; returns how many there are.
+pub fn forget_idle_everywhere() -> usize {
+    let live: Vec<Arc<dyn ForgetIdle>> = {
+        let mut list = SWEPT.lock().unwrap_or_else(|p| p.into_inner());
+        list.retain(|w| w.strong_count() > 0);
+        list.iter().filter_map(Weak::upgrade).collect()
+    };
+    // Outside the lock: a holder's sweep takes its own lock, and a new holder may register meanwhile.
+    for holder in &live {
+        holder.forget_idle();
+    }
+    live.len()
+}
 
 use crate::error::ApiError;
 
@@ -89,9 +134,10 @@ pub struct AuthLimiter {
 pub const PER_MINUTE: u32 = 10;
 
 impl AuthLimiter {
-    pub fn new() -> Self {
+    /// Made in the sweep, which forgets idle addresses and logs the last minute's refusals.
+    pub fn new() -> Arc<Self> {
         let quota = Quota::per_minute(NonZeroU32::new(PER_MINUTE).unwrap());
-        Self { limiter: RateLimiter::keyed(quota), refused: Mutex::new(RefusalTally::new(Instant::now())) }
+        swept(Self { limiter: RateLimiter::keyed(quota), refused: Mutex::new(RefusalTally::new(Instant::now())) })
     }
 
     pub fn check(&self, what: Guarded, key: RateKey) -> Result<(), ApiError> {
@@ -110,9 +156,11 @@ impl AuthLimiter {
             tracing::warn!("{line}");
         }
     }
+}
 
+impl ForgetIdle for AuthLimiter {
     /// Forgets idle addresses and logs the refusals of the last minute, if due.
-    pub fn forget_idle(&self) {
+    fn forget_idle(&self) {
         self.limiter.retain_recent();
         let lines = self.refused.lock().unwrap_or_else(|p| p.into_inner()).summary_due(Instant::now());
         for line in lines {
@@ -121,16 +169,10 @@ impl AuthLimiter {
     }
 }
 
-impl Default for AuthLimiter {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// At most `n` of one thing per minute or hour from one address; a refusal is a 429 with
 /// Retry-After and a sentence that names the limit.
 pub struct PerIp {
-    limiter: DefaultKeyedRateLimiter<RateKey>,
+    limiter: Arc<DefaultKeyedRateLimiter<RateKey>>,
     refusal: String,
 }
 
@@ -151,7 +193,7 @@ impl PerIp {
     }
 
     fn new(quota: Quota, refusal: String) -> Self {
-        Self { limiter: RateLimiter::keyed(quota), refusal }
+        Self { limiter: swept(RateLimiter::keyed(quota)), refusal }
     }
 
     /// Counts one from `key`, or refuses it without counting.
@@ -162,8 +204,73 @@ impl PerIp {
         })
     }
 
-    pub fn forget_idle(&self) {
-        self.limiter.retain_recent();
+    /// How many addresses it holds.
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
+        self.limiter.len()
+    }
+}
+
+/// At most `n` failures of one kind a minute from one address (wrong admin keys, wrong API keys):
+/// once they are spent, the address is refused with a 429 before its next attempt is even
+/// looked at, until its minute is over. Successes cost nothing, so a script with the right key
+/// is never slowed. At most [`MAX_FAILING_ADDRESSES`] addresses are tracked at once.
+pub struct FailureLimit {
+    per_minute: u32,
+    refusal: String,
+    windows: Mutex<HashMap<RateKey, (u32, Instant)>>,
+}
+
+/// Addresses a [`FailureLimit`] tracks at once; a new one past this pushes out the oldest window.
+pub const MAX_FAILING_ADDRESSES: usize = 10_000;
+const FAILURE_WINDOW: Duration = Duration::from_secs(60);
+
+impl FailureLimit {
+    /// `what` is plural: "wrong admin keys" gives "At most 10 wrong admin keys a minute from one address."
+    pub fn per_minute(n: u32, what: &str) -> Arc<Self> {
+        swept(Self {
+            per_minute: n,
+            refusal: format!("At most {n} {what} a minute from one address."),
+            windows: Mutex::default(),
+        })
+    }
+
+    /// Refuses `key` while its failures of this minute are spent.
+    pub fn check(&self, key: RateKey) -> Result<(), ApiError> {
+        let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((count, start)) = windows.get(&key)
+            && *count >= self.per_minute
+        {
+            let elapsed = start.elapsed();
+            if elapsed < FAILURE_WINDOW {
+                return Err(ApiError::too_many_requests((FAILURE_WINDOW - elapsed).as_secs() + 1)
+                    .with_message(self.refusal.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts one failure of `key`.
+    pub fn failed(&self, key: RateKey) {
+        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        if !windows.contains_key(&key)
+            && windows.len() >= MAX_FAILING_ADDRESSES
+            && let Some(oldest) = windows.iter().min_by_key(|(_, (_, start))| *start).map(|(k, _)| *k)
+        {
+            windows.remove(&oldest);
+        }
+        let now = Instant::now();
+        let window = windows.entry(key).or_insert((0, now));
+        if now.duration_since(window.1) >= FAILURE_WINDOW {
+            *window = (0, now);
+        }
+        window.0 += 1;
+    }
+}
+
+impl ForgetIdle for FailureLimit {
+    fn forget_idle(&self) {
+        self.windows.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, (_, start)| start.elapsed() < FAILURE_WINDOW);
     }
 }
 
@@ -195,12 +302,16 @@ impl UsernameKey {
 
 /// Per-username failed-login tracking: after 5 failures each further attempt must wait
 /// 2^(n-5) seconds (at most 15 minutes) after the last failure.
-#[derive(Default)]
 pub struct LoginThrottle {
     failures: Mutex<HashMap<UsernameKey, Failures>>,
 }
 
 impl LoginThrottle {
+    /// Made in the sweep, which forgets names idle for 30 minutes.
+    pub fn new() -> Arc<Self> {
+        swept(Self { failures: Mutex::default() })
+    }
+
     pub fn check(&self, username: &str) -> Result<(), ApiError> {
         let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(f) = map.get(&UsernameKey::of(username))
@@ -234,13 +345,15 @@ impl LoginThrottle {
         self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(&UsernameKey::of(username));
     }
 
-    pub fn forget_idle(&self) {
-        self.failures.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, f| f.last.elapsed() < FORGET_AFTER);
-    }
-
     #[cfg(test)]
     fn tracked(&self) -> usize {
         self.failures.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+}
+
+impl ForgetIdle for LoginThrottle {
+    fn forget_idle(&self) {
+        self.failures.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, f| f.last.elapsed() < FORGET_AFTER);
     }
 }
 
@@ -302,7 +415,7 @@ mod tests {
 
     #[test]
     fn the_username_throttle_is_bounded() {
-        let t = LoginThrottle::default();
+        let t = LoginThrottle::new();
         let huge = "x".repeat(64 * 1024);
         for _ in 0..5 {
             t.failed(&huge);
@@ -319,7 +432,7 @@ mod tests {
 
     #[test]
     fn username_slows_after_five_failures() {
-        let t = LoginThrottle::default();
+        let t = LoginThrottle::new();
         for _ in 0..5 {
             t.check("Bob").unwrap();
             t.failed("bob");
@@ -327,5 +440,57 @@ mod tests {
         assert!(t.check("BOB").is_err());
         t.succeeded("bob");
         assert!(t.check("bob").is_ok());
+    }
+
+    #[test]
+    fn every_limiter_is_swept_without_being_listed_and_leaves_the_sweep_when_dropped() {
+        // A limiter made anywhere (here, as a feature would) is in the sweep by being made: a
+        // quota that refills in a millisecond makes each address idle at once.
+        let limiter = PerIp::new(Quota::per_second(NonZeroU32::new(1000).unwrap()), String::new());
+        for n in 0..200u32 {
+            limiter.check(key(&format!("10.0.{}.{}", n / 250, n % 250))).unwrap();
+        }
+        assert_eq!(limiter.tracked(), 200);
+        std::thread::sleep(Duration::from_millis(20));
+        let holders = forget_idle_everywhere();
+        assert!(holders >= 1);
+        assert_eq!(limiter.tracked(), 0, "the sweep forgot the idle addresses");
+
+        let throttle = LoginThrottle::new();
+        throttle.failed("alice");
+        throttle.failures.lock().unwrap().values_mut().for_each(|f| f.last -= FORGET_AFTER);
+        forget_idle_everywhere();
+        assert_eq!(throttle.tracked(), 0, "the login throttle is swept too");
+
+        // A dropped holder leaves the list at the next sweep (the list keeps no holder alive).
+        let address = Arc::as_ptr(&throttle) as *const ();
+        let listed = || SWEPT.lock().unwrap().iter().any(|w| w.as_ptr() as *const () == address);
+        assert!(listed());
+        drop(throttle);
+        forget_idle_everywhere();
+        assert!(!listed(), "a dropped holder is no longer in the sweep");
+    }
+
+    #[test]
+    fn failures_are_limited_per_address_and_successes_cost_nothing() {
+        let limit = FailureLimit::per_minute(3, "wrong keys");
+        let (a, b) = (key("198.51.100.1"), key("198.51.100.2"));
+        for _ in 0..3 {
+            limit.check(a).unwrap();
+            limit.failed(a);
+        }
+        let e = limit.check(a).unwrap_err();
+        assert_eq!(e.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
+        assert!((1..=61).contains(&e.retry_after_secs.unwrap()));
+        limit.check(b).unwrap();
+        // A window that is over starts again.
+        limit.windows.lock().unwrap().get_mut(&a).unwrap().1 -= FAILURE_WINDOW;
+        limit.check(a).unwrap();
+        forget_idle_everywhere();
+        assert!(limit.windows.lock().unwrap().is_empty(), "idle windows are swept");
+        for n in 0..MAX_FAILING_ADDRESSES + 10 {
+            limit.failed(key(&format!("10.{}.{}.{}", n >> 16, (n >> 8) & 255, n & 255)));
+        }
+        assert_eq!(limit.windows.lock().unwrap().len(), MAX_FAILING_ADDRESSES);
     }
 }

@@ -143,9 +143,9 @@ pub fn build_state(
         jobs,
         roblox,
         scans: Default::default(),
-        auth_limiter: Default::default(),
-        login_throttle: Default::default(),
-        challenges: Default::default(),
+        auth_limiter: crate::ratelimit::AuthLimiter::new(),
+        login_throttle: crate::ratelimit::LoginThrottle::new(),
+        challenges: crate::accounts::admin_keys::Challenges::new(),
         keys: Arc::new(keys),
         submissions: Arc::new(crate::ads::submission_limit()),
         llm,
@@ -227,15 +227,8 @@ fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
                 _ = crate::disk::DATA_DISK.changed.notified() => {},
             }
             health_state.health.check().await;
-            health_state.auth_limiter.forget_idle();
-            health_state.login_throttle.forget_idle();
-            health_state.challenges.prune();
-            health_state.keys.forget_idle();
-            health_state.submissions.forget_idle();
-            health_state.scans.reports.forget_idle();
-            health_state.roblox.bot_lookups.forget_idle();
-            health_state.roblox.public_key_lookups.forget_idle();
-            health_state.visits.forget_idle();
+            // Every limiter and per-address table registered itself when it was made.
+            crate::ratelimit::forget_idle_everywhere();
         }
     });
     let maintenance_state = state.clone();

@@ -27,6 +27,11 @@ pub struct Challenges {
 }
 
 impl Challenges {
+    /// Made in the sweep, which drops the expired challenges.
+    pub fn new() -> std::sync::Arc<Self> {
+        crate::ratelimit::swept(Self::default())
+    }
+
     pub fn issue(&self, ip: IpAddr) -> String {
         let challenge = format!("fanhub-challenge-{}", random_hex(16));
         let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
@@ -55,6 +60,12 @@ impl Challenges {
         let before = open.len();
         open.retain(|_, (_, at)| at.elapsed() < CHALLENGE_TTL);
         before - open.len()
+    }
+}
+
+impl crate::ratelimit::ForgetIdle for Challenges {
+    fn forget_idle(&self) {
+        self.prune();
     }
 }
 

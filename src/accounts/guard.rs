@@ -30,6 +30,16 @@ pub struct Admin {
 
 const KEY_TOUCH_INTERVAL_MS: i64 = 60_000;
 
+/// Wrong `X-Admin-Key` headers a minute from one address, as for the other admin-key checks.
+pub const WRONG_ADMIN_KEYS_PER_MINUTE: u32 = 10;
+
+/// The wrong-key limit of the process: every admin route checks the header through `resolve`,
+/// which is a middleware over the database handle alone, so the limit lives beside it.
+static WRONG_ADMIN_KEYS: std::sync::LazyLock<std::sync::Arc<crate::ratelimit::FailureLimit>> =
+    std::sync::LazyLock::new(|| {
+        crate::ratelimit::FailureLimit::per_minute(WRONG_ADMIN_KEYS_PER_MINUTE, "wrong admin keys")
+    });
+
 fn bound_check(key: &KeyRecord, client: &ClientIp) -> Result<(), ApiError> {
     if key.allows(client.ip) {
         Ok(())
@@ -40,8 +50,12 @@ fn bound_check(key: &KeyRecord, client: &ClientIp) -> Result<(), ApiError> {
 
 pub async fn resolve(db: &Db, headers: &HeaderMap, client: &ClientIp) -> Result<Option<Admin>, ApiError> {
     if let Some(key) = headers.get("x-admin-key").and_then(|v| v.to_str().ok()).map(str::to_string) {
+        WRONG_ADMIN_KEYS.check(client.rate_key())?;
         let record = db.read(move |c| keys::find(c, &key)).await?;
-        let Some(record) = record else { return Err(ApiError::unauthorized("Invalid admin key")) };
+        let Some(record) = record else {
+            WRONG_ADMIN_KEYS.failed(client.rate_key());
+            return Err(ApiError::unauthorized("Invalid admin key"));
+        };
         bound_check(&record, client)?;
         let stale = record
             .last_used

@@ -102,8 +102,7 @@ fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::B
 pub(crate) async fn clear_cache(State(state): State<AdminState>) -> Result<JsonOut<CacheCleared>, ApiError> {
     let expired = state.db.write(|tx| crate::accounts::admin_keys::store::prune_expired(tx)).await?;
     let challenges = state.challenges.prune();
-    state.auth_limiter.forget_idle();
-    state.login_throttle.forget_idle();
+    crate::ratelimit::forget_idle_everywhere();
     crate::commands::refresh_scores(&state.db, &state.commands).await?;
     state.figures.flush_and_refresh().await?;
     state.banner.refresh().await?;

@@ -100,7 +100,7 @@ impl RateLimits {
     }
 
     /// Drops counters whose day has ended (they would start from zero anyway).
-    pub fn forget_idle(&self, now: i64) {
+    pub fn forget_ended_days(&self, now: i64) {
         let day = now - now.rem_euclid(WINDOWS[2].0);
         self.counters.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, c| c.starts[2] >= day);
     }
@@ -114,6 +114,12 @@ impl RateLimits {
 /// The start of the UTC day holding `now` (Unix seconds).
 pub fn day_start(now: i64) -> i64 {
     now - now.rem_euclid(WINDOWS[2].0)
+}
+
+impl crate::ratelimit::ForgetIdle for RateLimits {
+    fn forget_idle(&self) {
+        self.forget_ended_days(jiff::Timestamp::now().as_second());
+    }
 }
 
 #[cfg(test)]
@@ -172,7 +178,7 @@ mod tests {
         }
         let next_minute = l.check(KEY, T + 60);
         assert_eq!(next_minute.remaining, 99, "the hour counted 101, the minute 1: {next_minute:?}");
-        l.forget_idle(T + 86_400);
+        l.forget_ended_days(T + 86_400);
         assert_eq!(l.len(), 0);
     }
 }

@@ -82,11 +82,16 @@ fn owner_token(headers: &HeaderMap) -> Option<String> {
 /// Live keys in memory, the rate limits, usage counting and the limit on new keys.
 pub struct KeyRing {
     live: RwLock<HashMap<Vec<u8>, std::sync::Arc<LiveKey>>>,
-    pub limits: limits::RateLimits,
+    pub limits: std::sync::Arc<limits::RateLimits>,
     usage: usage::UsageLog,
     new_keys: PerIp,
+    /// Wrong `X-API-Key` headers a minute from one address ([`WRONG_KEYS_PER_MINUTE`]).
+    pub wrong_keys: std::sync::Arc<crate::ratelimit::FailureLimit>,
     public_key: String,
 }
+
+/// Wrong API keys a minute from one address before its next call is refused with a 429.
+pub const WRONG_KEYS_PER_MINUTE: u32 = 10;
 
 impl KeyRing {
     /// Loads the live keys, creates the public default key on first start, and restores the
@@ -97,7 +102,7 @@ impl KeyRing {
             db.write_blocking(|tx| Ok((store::ensure_public_key(tx)?, store::ip_secret(tx)?)))?;
         let (live, recent) =
             db.read_blocking(|c| Ok((store::live_keys(c)?, store::requests_since(c, limits::day_start(now))?)))?;
-        let limits = limits::RateLimits::default();
+        let limits = crate::ratelimit::swept(limits::RateLimits::default());
         for (key_id, hours) in &recent {
             limits.seed(*key_id, hours, now);
         }
@@ -106,6 +111,7 @@ impl KeyRing {
             limits,
             usage: usage::UsageLog::start(db.clone(), ip_secret)?,
             new_keys: PerIp::per_hour(NEW_KEYS_PER_HOUR, "new API keys"),
+            wrong_keys: crate::ratelimit::FailureLimit::per_minute(WRONG_KEYS_PER_MINUTE, "wrong API keys"),
             public_key,
         })
     }
@@ -134,11 +140,6 @@ impl KeyRing {
     /// Writes the queued usage counts, so what is read next includes every answered call.
     pub async fn flush_usage(&self) -> Result<(), ApiError> {
         self.usage.flush().await
-    }
-
-    pub fn forget_idle(&self) {
-        self.limits.forget_idle(jiff::Timestamp::now().as_second());
-        self.new_keys.forget_idle();
     }
 }
 

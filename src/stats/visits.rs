@@ -123,10 +123,6 @@ impl Visits {
         Ok(())
     }
 
-    pub fn forget_idle(&self) {
-        self.views.forget_idle();
-    }
-
     pub fn take_pending(&self) -> Pending {
         std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()))
     }

@@ -45,6 +45,7 @@ async fn every_admin_endpoint_refuses_without_admin_access() {
         .send()
         .await
         .unwrap();
+    let mut wrong_keys = 0;
     for (method, path) in PROTECTED {
         for (who, cl, key) in
             [("anonymous", &client(), None), ("signed-in user", &c, None), ("bad key", &client(), Some("fha_0000"))]
@@ -52,12 +53,17 @@ async fn every_admin_endpoint_refuses_without_admin_access() {
             let mut req = request(cl, &s, method, path);
             if let Some(k) = key {
                 req = req.header("x-admin-key", k);
+                wrong_keys += 1;
             }
             let res = req.send().await.unwrap();
-            assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{who}: {method} {path}");
+            // Past 10 wrong admin keys a minute from one address, the next is refused before it is looked at.
+            let expected =
+                if key.is_some() && wrong_keys > 10 { StatusCode::TOO_MANY_REQUESTS } else { StatusCode::UNAUTHORIZED };
+            assert_eq!(res.status(), expected, "{who}: {method} {path}");
             assert!(json(res).await["error"].is_string());
         }
     }
+    assert!(wrong_keys > 10, "the limit was reached and seen");
     let res = client().get(s.url("/api/admin/active-banner")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK, "the banner is a public read");
 }
@@ -544,4 +550,44 @@ async fn admin_key_command_prints_one_key() {
     let (name, source): (String, String) =
         conn.query_row("SELECT name, source FROM admin_keys", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
     assert_eq!((name.as_str(), source.as_str()), ("ops", "cli"));
+}
+
+#[tokio::test]
+async fn wrong_admin_and_api_keys_are_limited_per_address_and_right_ones_cost_nothing() {
+    let s = Server::start();
+    let key = admin_key(&s);
+    let c = client();
+    let check = |k: &str| c.get(s.url("/api/admin/check-key")).header("x-admin-key", k.to_string()).send();
+    // The precondition: the right key works, and using it many times costs nothing against the limit.
+    for _ in 0..15 {
+        assert_eq!(check(&key).await.unwrap().status(), StatusCode::OK);
+    }
+    for n in 0..10 {
+        let res = check(&format!("fha_wrong{n}")).await.unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "wrong admin key {n}");
+    }
+    let res = check("fha_wrong-eleven").await.unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "the 11th wrong admin key in a minute");
+    let wait: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=61).contains(&wait), "Retry-After {wait}");
+    assert_eq!(json(res).await["message"], "At most 10 wrong admin keys a minute from one address.");
+    let res = check(&key).await.unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "refused before any key is looked at");
+
+    // The same for X-API-Key, with its own count; a missing key is not a wrong one.
+    let site = json(c.get(s.url("/api/site")).send().await.unwrap()).await;
+    let public = site["publicApiKey"].as_str().expect("the site has a public key").to_string();
+    let keyed = |k: &str| c.get(s.url("/api/v1/stats")).header("x-api-key", k.to_string()).send();
+    assert_eq!(keyed(&public).await.unwrap().status(), StatusCode::OK);
+    for _ in 0..12 {
+        assert_eq!(c.get(s.url("/api/v1/stats")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    }
+    for n in 0..10 {
+        assert_eq!(keyed(&format!("fhk_{n:040}")).await.unwrap().status(), StatusCode::UNAUTHORIZED, "wrong key {n}");
+    }
+    let res = keyed("fhk_0000000000000000000000000000000000000011").await.unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.headers().get("retry-after").is_some());
+    assert!(res.headers().get("x-ratelimit-limit").is_none(), "no key was checked, so no key's figures");
+    assert_eq!(json(res).await["message"], "At most 10 wrong API keys a minute from one address.");
 }

@@ -460,3 +460,39 @@ fn a_store_may_be_a_folder_and_sql_elsewhere_is_still_caught() {
     let writers = table_writers(&sources, &known);
     assert_eq!(writers["t"].len(), 4, "{writers:?}: a second store or a file writing the table is caught");
 }
+
+/// Lines of `src/` (tests aside) that make or name a rate limiter, with their file.
+fn limiter_lines(sources: &[Source]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for s in sources {
+        for line in without_comments(&s.text).lines() {
+            if line.contains("governor") || line.contains("RateLimiter") {
+                out.push((s.path.clone(), line.trim().to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_rate_limiter_is_made_in_the_sweep() {
+    // A limiter keeps an entry per address; one that nothing sweeps grows without bound under a
+    // flood of new addresses. ratelimit.rs makes every limiter, each through `swept(..)`, which
+    // registers it with the one sweep the server runs; no other file may make one.
+    let lines = limiter_lines(&sources());
+    assert!(
+        lines.iter().any(|(p, l)| p == "ratelimit.rs" && l.contains("RateLimiter::keyed(")),
+        "the check sees the limiters"
+    );
+    let elsewhere: Vec<_> = lines.iter().filter(|(p, _)| p != "ratelimit.rs").collect();
+    assert!(elsewhere.is_empty(), "limiters made outside ratelimit.rs (make a PerIp instead): {elsewhere:?}");
+    let unswept: Vec<_> = lines.iter().filter(|(_, l)| l.contains("RateLimiter::") && !l.contains("swept(")).collect();
+    assert!(unswept.is_empty(), "limiters made without swept(..): {unswept:?}");
+
+    let fake = |text: &str| vec![Source { path: "roblox/routes.rs".into(), text: text.into() }];
+    assert_eq!(
+        limiter_lines(&fake("let l = governor::RateLimiter::keyed(q);")).len(),
+        1,
+        "a limiter elsewhere is seen"
+    );
+}
