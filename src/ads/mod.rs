@@ -400,14 +400,15 @@ fn discard_in_background(body: Body) {
 
 /// An uploaded ad image, by the random name the server gave it.
 #[utoipa::path(get, path = "/uploads/{name}", tag = "ads", operation_id = "getUpload",
-    params(("name" = String, Path, description = "The stored file's name", pattern = r"^[0-9a-f]{32}\.(png|jpg)$")),
-    responses((status = 200, description = "The image", content((String = "image/png"), (String = "image/jpeg"))), (status = 404, description = "No such upload")))]
+    params(("name" = String, Path, description = "The stored file's name", pattern = r"^[0-9a-f]{32}\.(png|jpg|webp)$")),
+    responses((status = 200, description = "The image", content((String = "image/png"), (String = "image/jpeg"), (String = "image/webp"))), (status = 404, description = "No such upload")))]
 pub(crate) async fn upload(State(state): State<AdsState>, Path(name): Path<String>) -> Result<Response, ApiError> {
     let not_found = || ApiError::not_found("No such file.");
     let (stem, ext) = name.rsplit_once('.').ok_or_else(not_found)?;
     let content_type = match ext {
         "png" => "image/png",
         "jpg" => "image/jpeg",
+        "webp" => "image/webp",
         _ => return Err(not_found()),
     };
     if stem.len() != 32 || !stem.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {

@@ -69,6 +69,10 @@ pub fn insert(conn: &Connection, ad: &NewAd) -> Result<i64, ApiError> {
     Ok(conn.last_insert_rowid())
 }
 
+fn status_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&["pending", "approved", "rejected"])
+}
+
 /// An application as admins review it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -80,6 +84,7 @@ pub struct Application {
     pub target_audience: Option<String>,
     pub links: Vec<String>,
     /// pending, approved or rejected.
+    #[schema(schema_with = status_values)]
     pub status: String,
     /// Whether it is the sponsored banner running now.
     pub is_active: bool,

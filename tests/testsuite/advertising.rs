@@ -431,3 +431,48 @@ async fn the_analysis_says_when_it_is_unsure_and_why() {
     assert!(c["evidence"][0]["matched"].as_array().unwrap().contains(&serde_json::json!("youtube.com (website)")));
     assert!(c["evidence"][0]["points"].as_u64().unwrap() > 0);
 }
+
+#[tokio::test]
+async fn a_webp_is_served_as_webp_no_larger_than_sent_and_a_huge_one_is_refused_for_its_pixels() {
+    let server = Server::start();
+    let img = image::RgbaImage::from_fn(600, 200, |x, _| {
+        if (x / 20) % 2 == 0 { image::Rgba([20, 100, 120, 255]) } else { image::Rgba([250, 210, 60, 255]) }
+    });
+    let mut out = Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgba8(img).write_to(&mut out, image::ImageFormat::WebP).unwrap();
+    let webp = out.into_inner();
+    let res = submit(&server, form_with(Some((webp.clone(), "wide.webp", "image/webp")))).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let key = crate::common::admin_key(&server);
+    let path = applications(&server, &key).await[0]["imagePath"].as_str().unwrap().to_string();
+    assert!(path.ends_with(".webp"), "{path}");
+    let res = client().get(server.url(&path)).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "image/webp");
+    let stored = res.bytes().await.unwrap();
+    assert!(stored.len() <= webp.len(), "stored {} bytes from {}", stored.len(), webp.len());
+    assert_eq!(image::load_from_memory(&stored).unwrap().width(), 600);
+
+    // Noise sent as a low-quality JPEG within 5 MB grows past it at the stored quality: refused for
+    // its pixels, not for a size it never had.
+    let mut seed = 0x9e37_79b9_u32;
+    let noise = image::RgbImage::from_fn(4096, 4096, |_, _| {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        let [r, g, b, _] = seed.to_le_bytes();
+        image::Rgb([r, g, b])
+    });
+    let mut out = Cursor::new(Vec::new());
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 10).encode_image(&noise).unwrap();
+    let bytes = out.into_inner();
+    assert!(
+        bytes.len() <= 5 * 1024 * 1024,
+        "the precondition: the upload itself is within 5 MB ({} bytes)",
+        bytes.len()
+    );
+    let res = submit(&server, form_with(Some((bytes, "noise.jpg", "image/jpeg")))).await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let body = json(res).await;
+    assert!(body.to_string().contains("too many pixels that do not compress"), "{body}");
+}
