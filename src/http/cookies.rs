@@ -4,8 +4,10 @@
 //! Over https the server's cookies are named `__Host-<name>`: the browser keeps such a cookie
 //! only when it is `Secure`, has `Path=/` and no `Domain`, so neither a sibling subdomain nor a
 //! plain-http page can plant or overwrite one. Over plain http (a loopback address, a test) they
-//! keep the bare name. Both names are read, the prefixed one first, so sessions set before the
-//! site moved to https keep working.
+//! keep the bare name. Over https only the prefixed names count: the request middleware drops the
+//! bare authenticating cookies first ([`drop_bare_auth_cookies`]), so one planted by a sibling
+//! subdomain or over http is never taken for a session (a session set before the site moved to
+//! https signs in again once).
 
 use axum::http::{HeaderMap, HeaderValue, header};
 
@@ -26,6 +28,30 @@ fn values<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = Str
         .filter_map(|pair| pair.split_once('='))
         .filter(move |(k, _)| k.trim() == name)
         .map(|(_, v)| v.trim().to_string())
+}
+
+/// Removes the authenticating cookies sent under their bare names (`fanhub_session`, not
+/// `__Host-fanhub_session`) from the request: over https only the `__Host-` ones are taken.
+pub fn drop_bare_auth_cookies(headers: &mut HeaderMap, auth_names: &[&str]) {
+    let kept: Vec<String> = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .filter(|pair| !pair.split_once('=').is_some_and(|(k, _)| auth_names.contains(&k.trim())))
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .filter(|v| !v.is_empty())
+        .collect();
+    headers.remove(header::COOKIE);
+    for v in kept {
+        if let Ok(v) = HeaderValue::from_str(&v) {
+            headers.append(header::COOKIE, v);
+        }
+    }
 }
 
 /// The value of the cookie `name`: `__Host-name` when the request has it, else `name`.
@@ -137,5 +163,20 @@ mod tests {
         let set: Vec<_> = res.get_all(header::SET_COOKIE).iter().map(|v| v.to_str().unwrap().to_string()).collect();
         assert!(set[0].starts_with("__Host-fanhub_session=; ") && set[0].contains("Max-Age=0"), "{set:?}");
         assert!(set[1].starts_with("fanhub_session=; ") && set[1].contains("Max-Age=0"), "{set:?}");
+    }
+
+    #[test]
+    fn over_https_bare_auth_cookies_are_dropped_and_the_rest_kept() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::COOKIE,
+            HeaderValue::from_static("fanhub_session=planted; theme=light; __Host-fanhub_session=real"),
+        );
+        h.append(header::COOKIE, HeaderValue::from_static("fanhub_admin=planted"));
+        drop_bare_auth_cookies(&mut h, &["fanhub_session", "fanhub_admin"]);
+        assert_eq!(get(&h, "fanhub_session").as_deref(), Some("real"));
+        assert_eq!(get(&h, "fanhub_admin"), None);
+        assert_eq!(get(&h, "theme").as_deref(), Some("light"));
+        assert_eq!(h.get_all(header::COOKIE).iter().count(), 1, "an emptied header is removed");
     }
 }

@@ -72,12 +72,20 @@ pub async fn request_context(
     next: Next,
 ) -> Response {
     let id = context.ids.next();
+    let mut https = false;
     let mut res = if let Some(refusal) = oversized(&req) {
         refusal.into_response()
     } else {
         let mut client = client_ip::resolve(peer, req.headers(), &context.trusted_proxies);
         // Also https: a request under the host of an https base URL (cookies get Secure and `__Host-`).
         client.https |= crate::http::origin::under_https_base_url(context.base_url.as_deref(), req.headers());
+        // Over https only the `__Host-` cookies count; signing out still sees the bare ones, to end
+        // the sessions they name (a planted one can only be signed out).
+        let signs_out = matches!(req.uri().path(), "/api/auth/logout" | "/api/admin/logout");
+        if client.https && !signs_out {
+            crate::http::cookies::drop_bare_auth_cookies(req.headers_mut(), &crate::http::csrf::AUTH_COOKIES);
+        }
+        https = client.https;
         req.extensions_mut().insert(client);
         req.extensions_mut().insert(RequestId(id.clone()));
         let span = tracing::debug_span!("request", id = %id, method = %req.method(), path = %req.uri().path());
@@ -98,6 +106,11 @@ pub async fn request_context(
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
     headers.insert(header::CONTENT_SECURITY_POLICY, context.content_security_policy.clone());
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    // Over https, browsers are told to use nothing else for a year. Not `includeSubDomains`: other
+    // sites under the same domain may still need plain http, and that is the host's call.
+    if https {
+        headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
+    }
     // Only answers that chose a policy may be kept; everything else, errors included, is not.
     if !headers.contains_key(header::CACHE_CONTROL) {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(crate::http::cached::NOT_STORED));

@@ -62,7 +62,8 @@ fn cookie_value(cookie: &str) -> String {
 }
 
 /// Over https the session cookie is `__Host-fanhub_session` (Secure, Path=/, no Domain), read
-/// back under that name; a bare `fanhub_session` from before still signs in; signing out ends both.
+/// back under that name; a bare `fanhub_session` (planted, or from before) is not a session over
+/// https; signing out ends both.
 async fn host_prefixed_cookies(s: &Server, https: &[(&str, &str)], name: &str) {
     let c = client();
     register(&c, s, name, "hunter22").await;
@@ -86,8 +87,8 @@ async fn host_prefixed_cookies(s: &Server, https: &[(&str, &str)], name: &str) {
     assert_eq!(me(format!("__Host-fanhub_session={token}")).await.unwrap().status(), StatusCode::OK);
     assert_eq!(
         me(format!("fanhub_session={token}")).await.unwrap().status(),
-        StatusCode::OK,
-        "the bare name of before still works"
+        StatusCode::UNAUTHORIZED,
+        "over https only the __Host- name counts"
     );
 
     let legacy = {
@@ -95,6 +96,8 @@ async fn host_prefixed_cookies(s: &Server, https: &[(&str, &str)], name: &str) {
         let set = set_cookies(&res);
         cookie_value(&set.iter().find(|(n, _)| n == "fanhub_session").unwrap().1)
     };
+    let plain = c.get(s.url("/api/auth/user")).header("cookie", format!("fanhub_session={legacy}")).send();
+    assert_eq!(plain.await.unwrap().status(), StatusCode::OK, "the precondition: the bare session works over http");
     let res = with(c.post(s.url("/api/auth/logout")))
         .header("cookie", format!("__Host-fanhub_session={token}; fanhub_session={legacy}"))
         .header(
@@ -110,7 +113,9 @@ async fn host_prefixed_cookies(s: &Server, https: &[(&str, &str)], name: &str) {
         assert!(set.iter().any(|(n, c)| n == cleared && c.contains("Max-Age=0")), "{cleared}: {set:?}");
     }
     assert_eq!(me(format!("__Host-fanhub_session={token}")).await.unwrap().status(), StatusCode::UNAUTHORIZED);
-    assert_eq!(me(format!("fanhub_session={legacy}")).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    // The bare-named session was ended too (seen over plain http, where that name counts).
+    let plain = c.get(s.url("/api/auth/user")).header("cookie", format!("fanhub_session={legacy}")).send();
+    assert_eq!(plain.await.unwrap().status(), StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]

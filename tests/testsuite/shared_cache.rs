@@ -15,7 +15,7 @@ const NGINX: &str = "/usr/sbin/nginx";
 struct Nginx {
     child: Child,
     base: String,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Drop for Nginx {
@@ -42,7 +42,8 @@ fn start_nginx(origin: &str) -> Nginx {
     let site = shipped
         .replace("server 127.0.0.1:8080;", &format!("server {origin};"))
         .replace("listen 80;", &format!("listen 127.0.0.1:{port};"))
-        .replace("/var/cache/nginx/fanhub", cache.to_str().unwrap());
+        .replace("/var/cache/nginx/fanhub", cache.to_str().unwrap())
+        .replace("/var/log/nginx/", &format!("{}/", dir.path().display()));
     assert_ne!(site, shipped);
     let d = dir.path().display();
     std::fs::write(dir.path().join("fanhub.conf"), site).unwrap();
@@ -74,7 +75,7 @@ fn start_nginx(origin: &str) -> Nginx {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    Nginx { child, base, _dir: dir }
+    Nginx { child, base, dir }
 }
 
 /// Requests the origin answered for one route, from its /metrics.
@@ -271,4 +272,72 @@ async fn in_turn<F: Future<Output = u64>>(futures: impl Iterator<Item = F>) -> V
         out.push(f.await);
     }
     out
+}
+
+#[tokio::test]
+async fn keys_stay_out_of_the_proxy_log_and_https_answers_carry_hsts() {
+    let server = Server::launch(Launch {
+        args: ["--trusted-proxy", "127.0.0.1/32"].map(String::from).to_vec(),
+        ..Default::default()
+    });
+    let proxy = start_nginx(server.addr());
+    let c = crate::common::client();
+    let secret = "fha_0123456789abcdef0123456789abcdef01234567";
+    let res = c.get(format!("{}/admin?key={secret}", proxy.base)).send().await.unwrap();
+    assert_eq!(res.status(), 200, "the page is served");
+    let res = c
+        .get(format!("{}/api/health?x=1", proxy.base))
+        .header("referer", format!("{}/admin?tab=users&key={secret}", proxy.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().get("strict-transport-security").is_none(), "no HSTS over plain http");
+    let log_path = proxy.dir.path().join("fanhub.access.log");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let log = loop {
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        if log.lines().count() >= 2 || Instant::now() > deadline {
+            break log;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(log.contains("GET /admin?(a query with a key, not logged)"), "the request is logged: {log}");
+    assert!(log.contains("/api/health?x=1"), "a query without a key is kept: {log}");
+    assert!(!log.contains(secret) && !log.contains("key="), "the key is in the log: {log}");
+
+    // Over https (the proxy says so; a trusted one): HSTS on every answer, and only __Host- cookies count.
+    let res = c.get(server.url("/api/health")).header("x-forwarded-proto", "https").send().await.unwrap();
+    assert_eq!(res.headers()["strict-transport-security"], "max-age=31536000");
+    let register = serde_json::json!({"username": "hsts_user", "password": "a long enough password"});
+    let res =
+        c.post(server.url("/api/auth/register")).header("origin", &server.base).json(&register).send().await.unwrap();
+    assert!(res.status().is_success(), "registered: {}", res.status());
+    let login =
+        c.post(server.url("/api/auth/login")).header("origin", &server.base).json(&register).send().await.unwrap();
+    let token = login
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|v| v.strip_prefix("fanhub_session=").map(|rest| rest.split(';').next().unwrap().to_string()))
+        .expect("a session cookie over http");
+    let me = |cookie: String, https: bool| {
+        let mut req = c.get(server.url("/api/auth/user")).header("cookie", cookie);
+        if https {
+            req = req.header("x-forwarded-proto", "https");
+        }
+        req.send()
+    };
+    assert_eq!(
+        me(format!("fanhub_session={token}"), false).await.unwrap().status(),
+        200,
+        "the precondition: the session works"
+    );
+    assert_eq!(
+        me(format!("fanhub_session={token}"), true).await.unwrap().status(),
+        401,
+        "over https a bare cookie (planted over http or by a sibling) is not a session"
+    );
+    assert_eq!(me(format!("__Host-fanhub_session={token}"), true).await.unwrap().status(), 200);
 }
