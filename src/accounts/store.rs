@@ -190,7 +190,13 @@ pub struct LoginLog {
     ip_address: String,
     user_agent: String,
     timestamp: String,
+    /// success, failure, suspended (a suspended account) or rate_limited.
+    #[schema(schema_with = login_status_values)]
     login_status: String,
+}
+
+fn login_status_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&["success", "failure", "suspended", "rate_limited"])
 }
 
 pub fn count_login_logs(conn: &Connection) -> Result<i64, ApiError> {

@@ -6,12 +6,17 @@ use serde::Serialize;
 use crate::db::{now_ms, rfc3339, settings};
 use crate::error::ApiError;
 
+fn type_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&super::TYPES)
+}
+
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     /// Increasing; pass the last one seen as `since` to get only newer events.
     pub id: i64,
     #[serde(rename = "type")]
+    #[schema(schema_with = type_values)]
     pub kind: String,
     pub created_at: String,
     /// Depends on the type (see the API documentation).

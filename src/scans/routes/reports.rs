@@ -5,7 +5,7 @@ use super::*;
 pub const REPORTS_PER_HOUR: u32 = 5;
 /// The reason of an abuse report is free text of at most this many characters.
 pub const REASON_MAX: usize = 100;
-pub const PRIORITIES: [&str; 4] = ["low", "medium", "high", "urgent"];
+pub use crate::scans::store::PRIORITIES;
 pub const DESCRIPTION_MIN: usize = 10;
 pub const DESCRIPTION_MAX: usize = 1000;
 

@@ -7,6 +7,12 @@ use utoipa::ToSchema;
 use crate::error::ApiError;
 
 pub const LIVE_STATES: [&str; 2] = ["queued", "running"];
+/// Every state a scan can be in.
+pub const SCAN_STATES: [&str; 5] = ["queued", "running", "completed", "failed", "cancelled"];
+
+fn state_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&SCAN_STATES)
+}
 
 /// One scan job as stored.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
@@ -18,6 +24,7 @@ pub struct ScanRow {
     pub group_name: String,
     pub scanned_by: String,
     /// queued, running, completed, failed (resumable), cancelled.
+    #[schema(schema_with = state_values)]
     pub state: String,
     /// Members Roblox reported for the group when the scan started.
     pub total: u64,

@@ -21,12 +21,25 @@ pub struct AbuseReport {
     #[schema(pattern = "^(exploiting|scamming|harassment|impersonation|inappropriate-content|botting|other)$")]
     pub category: String,
     pub description: String,
+    #[schema(schema_with = priority_values)]
     pub priority: String,
     /// open, reviewing, resolved, dismissed.
+    #[schema(schema_with = state_values)]
     pub state: String,
     pub created_at: String,
     pub resolved_at: Option<String>,
     pub resolution_note: Option<String>,
+}
+
+/// The priorities a report may be given (`medium` when none is).
+pub const PRIORITIES: [&str; 4] = ["low", "medium", "high", "urgent"];
+
+fn priority_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&PRIORITIES)
+}
+
+fn state_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&crate::scans::admin::REPORT_STATES)
 }
 
 pub struct NewReport<'a> {
