@@ -39,7 +39,7 @@ pub struct Subject {
     pub description: String,
     /// Its own picture (a same-origin path), else the site's.
     pub image: Option<String>,
-    /// Search engines may list it (a player's page is kept out: it lasts as long as a check).
+    /// Search engines may list it.
     pub index: bool,
 }
 
@@ -157,7 +157,10 @@ fn player_subject(card: PlayerCard) -> Subject {
         path,
         title: card.title,
         description: card.description,
-        index: false,
+        // The address always shows that player: the page runs the check when opened (a fresh
+        // stored one costs Roblox nothing; any other is held to the public key's limits and the
+        // budgets), so search engines may list it like the commands and guides.
+        index: true,
     }
 }
 
