@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Bot, Search, Zap } from 'lucide-react';
 import { BotAnalysisResult, BotErrorResult, BotQuickCheckResult } from '../components/roblox/BotResults';
@@ -87,9 +87,19 @@ export default function DiscordBotApi() {
         <ul className="grid gap-3" data-testid="bot-endpoints">
           {ENDPOINTS.map((ep) => (
             <li key={ep.path} className="rounded-xl border border-slate-800 bg-slate-900 p-4">
-              <code className="break-all font-mono text-sm text-emerald-300">
+              <code className="break-words font-mono text-sm text-emerald-300">
                 <span className="mr-2 rounded bg-emerald-600/20 px-1.5 py-0.5 text-xs font-bold text-emerald-300">GET</span>
-                {ep.path}
+                {/* A long path wraps after a slash, never inside a word. */}
+                {ep.path.split('/').map((part, i) => (
+                  <Fragment key={i}>
+                    {i > 0 && (
+                      <>
+                        /<wbr />
+                      </>
+                    )}
+                    {part}
+                  </Fragment>
+                ))}
               </code>
               <p className="mt-1 text-sm text-slate-300">{ep.text}</p>
             </li>
