@@ -434,7 +434,7 @@ describe('commands page', () => {
       const byE = filterCommands(list, { search: 'e' });
       assert.ok(byE.length > PAGE_SIZE[vp], 'several pages match "e"');
       await page.getByRole('button', { name: 'Next page' }).click();
-      await eventually(() => assert.equal(queryOf(page), 'search=e&page=2'));
+      await eventually(() => assert.equal(queryOf(page), `search=e&page=2&per=${PAGE_SIZE[vp]}`));
       assert.match(await pageIndicator(page), /^Page 2 of/);
       const page2 = await shownIds(page);
       assert.deepEqual(page2, byE.slice(PAGE_SIZE[vp], 2 * PAGE_SIZE[vp]).map((c) => c.id));
@@ -452,7 +452,7 @@ describe('commands page', () => {
 
       // Back: page 2 of "e"; Back: page 1 of "e" (the search typed in place); Back: the whole list; Forward x2: page 2
       await page.goBack();
-      await eventually(() => assert.equal(queryOf(page), 'search=e&page=2'));
+      await eventually(() => assert.equal(queryOf(page), `search=e&page=2&per=${PAGE_SIZE[vp]}`));
       await eventually(async () => assert.deepEqual(await shownIds(page), page2));
       assert.equal(await page.getByTestId('permission-filter').inputValue(), '');
       await page.goBack();
@@ -579,7 +579,21 @@ describe('commands page', () => {
       await eventually(async () => assert.equal((await shownIds(page)).length, otherSize));
       assert.ok((await shownIds(page)).includes(firstShown), 'the first card is still on the page shown');
       const expectedPage = Math.floor(list.findIndex((c) => c.id === firstShown) / otherSize) + 1;
-      await eventually(() => assert.equal(queryOf(page), `page=${expectedPage}`));
+      await eventually(() => assert.equal(queryOf(page), expectedPage > 1 ? `page=${expectedPage}&per=${otherSize}` : ''));
+      env.assertNoConsoleErrors(page);
+    });
+
+    it(`a page link made on the other screen size starts with the same command (${vp})`, async () => {
+      const list = await cmds();
+      const otherSize = vp === 'desktop' ? PAGE_SIZE.phone : PAGE_SIZE.desktop;
+      // Page 3 as the other screen counts it: its first command is the one at (3 - 1) x otherSize.
+      const first = list[2 * otherSize];
+      const page = await env.open(vp, `/commands?page=3&per=${otherSize}`);
+      await visible(page.getByTestId('command-card'));
+      await eventually(async () => assert.ok((await shownIds(page)).includes(first.id), `${first.name} is on the page shown`));
+      const expectedPage = Math.floor((2 * otherSize) / PAGE_SIZE[vp]) + 1;
+      await eventually(() => assert.equal(queryOf(page), `page=${expectedPage}&per=${PAGE_SIZE[vp]}`));
+      assert.match(await pageIndicator(page), new RegExp(`^Page ${expectedPage} of`));
       env.assertNoConsoleErrors(page);
     });
   }

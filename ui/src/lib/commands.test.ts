@@ -119,7 +119,7 @@ describe('parseCommandsQuery', () => {
 
   it('reads every value, with or without the leading "?"', () => {
     const q = parseCommandsQuery('?search=fly+me&category=Movement&permission=OA&rating=2&page=3&command=fly', { categories });
-    expect(q).toEqual({ search: 'fly me', category: 'Movement', permission: 'OA', minRating: 2, page: 3, command: 'fly' });
+    expect(q).toEqual({ search: 'fly me', category: 'Movement', permission: 'OA', minRating: 2, page: 3, per: null, command: 'fly' });
     expect(parseCommandsQuery('page=2').page).toBe(2);
   });
 
@@ -173,9 +173,9 @@ describe('commandsQueryString', () => {
   });
 
   it('round-trips through parseCommandsQuery', () => {
-    const q = { search: 'a&b=c #1', category: 'Fun & Games', permission: 'UP' as const, minRating: 3, page: 4, command: 'tp' };
+    const q = { search: 'a&b=c #1', category: 'Fun & Games', permission: 'UP' as const, minRating: 3, page: 4, per: 24, command: 'tp' };
     const s = commandsQueryString(q);
-    expect(s).toBe('search=a%26b%3Dc+%231&category=Fun+%26+Games&permission=UP&rating=3&page=4&command=tp');
+    expect(s).toBe('search=a%26b%3Dc+%231&category=Fun+%26+Games&permission=UP&rating=3&page=4&per=24&command=tp');
     expect(parseCommandsQuery(s)).toEqual(q);
     expect(parseCommandsQuery(s, { categories: ['Fun & Games'] })).toEqual(q);
   });
@@ -196,10 +196,27 @@ describe('resolveCommandsView', () => {
 
   it('shows the page the address asks for, clamped to the list', () => {
     expect(at('page=2').current.page).toBe(2);
-    expect(at('page=2').canonical).toBe('page=2');
+    expect(at('page=2').canonical).toBe('page=2&per=12');
     expect(at('page=999').current.page).toBe(3);
-    expect(at('page=999').canonical).toBe('page=3');
+    expect(at('page=999').canonical).toBe('page=3&per=12');
     expect(at('page=abc&category=Nope').canonical).toBe('');
+  });
+
+  it('reads a page counted in another page size as the page that starts with the same command', () => {
+    // Page 2 of 24 starts with cmd25: page 3 of 12 (cmd25..cmd30) on a phone.
+    const phone = at('page=2&per=24');
+    expect(phone.current.page).toBe(3);
+    expect(phone.current.items[0].id).toBe(25);
+    expect(phone.canonical).toBe('page=3&per=12');
+    // Page 3 of 12 (cmd25..) on a wide screen: page 2 of 24, which holds it.
+    const wide = at('page=3&per=12', 24);
+    expect(wide.current.page).toBe(2);
+    expect(wide.current.items.map((c) => c.id)).toContain(25);
+    expect(wide.canonical).toBe('page=2&per=24');
+    // Another size in the address than the two the page uses is ignored.
+    expect(parseCommandsQuery('page=2&per=7').per).toBeNull();
+    expect(at('page=2&per=7').current.page).toBe(2);
+    expect(commandsQueryString({ page: 1, per: 24 })).toBe('');
   });
 
   it('shows a linked command on its page, under the filters when they keep it', () => {
@@ -228,7 +245,7 @@ describe('resolveCommandsView', () => {
   it('says so for a name no command has, and shows the list as usual', () => {
     const v = at('command=nope&page=2');
     expect(v).toMatchObject({ highlight: null, missing: 'nope', current: { page: 2 } });
-    expect(v.canonical).toBe('page=2&command=nope');
+    expect(v.canonical).toBe('page=2&per=12&command=nope');
   });
 
   it('finds names exactly first, then in another case', () => {

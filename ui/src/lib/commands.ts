@@ -92,6 +92,11 @@ export interface CommandsQuery {
   minRating: number;
   /** 1-based; the list clamps it to its last page. */
   page: number;
+  /**
+   * The page size `page` counts in (written beside a page past the first): a link made on a wide
+   * screen (24 a page) opened on a phone (12) shows the page that starts with the same command.
+   */
+  per?: number | null;
   /** The name of a linked command (?command=NAME), shown and highlighted; null for none. */
   command: string | null;
 }
@@ -102,6 +107,7 @@ export const DEFAULT_COMMANDS_QUERY: CommandsQuery = {
   permission: '',
   minRating: 0,
   page: 1,
+  per: null,
   command: null,
 };
 
@@ -112,6 +118,7 @@ export const COMMANDS_PARAMS = {
   permission: 'permission',
   minRating: 'rating',
   page: 'page',
+  per: 'per',
   command: 'command',
 } as const;
 
@@ -151,6 +158,9 @@ export function parseCommandsQuery(query: string, { categories }: { categories?:
   const page = (params.get(COMMANDS_PARAMS.page) ?? '').trim();
   if (/^\d+$/.test(page)) q.page = Math.min(MAX_PAGE, Math.max(1, Number(page)));
 
+  const per = Number((params.get(COMMANDS_PARAMS.per) ?? '').trim());
+  q.per = per === COMMANDS_PAGE_SIZE || per === COMMANDS_PAGE_SIZE_WIDE ? per : null;
+
   const command = text(params.get(COMMANDS_PARAMS.command)).trim();
   q.command = command || null;
   return q;
@@ -163,7 +173,10 @@ export function commandsQueryString(q: Partial<CommandsQuery>): string {
   if (q.category) params.set(COMMANDS_PARAMS.category, q.category);
   if (q.permission) params.set(COMMANDS_PARAMS.permission, q.permission);
   if (q.minRating && q.minRating > 0) params.set(COMMANDS_PARAMS.minRating, String(q.minRating));
-  if (q.page && q.page > 1) params.set(COMMANDS_PARAMS.page, String(Math.floor(q.page)));
+  if (q.page && q.page > 1) {
+    params.set(COMMANDS_PARAMS.page, String(Math.floor(q.page)));
+    if (q.per) params.set(COMMANDS_PARAMS.per, String(q.per));
+  }
   if (q.command) params.set(COMMANDS_PARAMS.command, q.command);
   return params.toString();
 }
@@ -234,8 +247,10 @@ export function resolveCommandsView(commands: readonly Command[], query: Command
     const canonical = commandsQueryString({ ...filter, command: target.name });
     return { filter, filtered, current, highlight: target, missing: null, filtersCleared, canonical };
   }
-  const current = paginate(filtered, query.page, pageSize);
+  // A page counted in another page size (a link from another screen) starts with the same command here.
+  const page = query.per && query.per !== pageSize ? pageAfterResize(query.page, query.per, pageSize) : query.page;
+  const current = paginate(filtered, page, pageSize);
   const missing = query.command;
-  const canonical = commandsQueryString({ ...filter, page: current.page, command: missing });
+  const canonical = commandsQueryString({ ...filter, page: current.page, per: pageSize, command: missing });
   return { filter, filtered, current, highlight: null, missing, filtersCleared: false, canonical };
 }

@@ -123,7 +123,7 @@ describe('Commands page', { timeout: 15_000 }, () => {
     const entries = history.length;
 
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
-    await waitFor(() => expect(location.search).toBe('?page=2'));
+    await waitFor(() => expect(location.search).toBe('?page=2&per=12'));
     expect(history.length).toBe(entries + 1);
 
     // Typing: the first character adds an entry, the next ones replace it.
@@ -159,7 +159,7 @@ describe('Commands page', { timeout: 15_000 }, () => {
 
     history.pushState(null, '', '/commands?page=99999999999&category=Nope');
     await waitFor(() => expect(screen.getByText('Page 3 of 3')).toBeTruthy());
-    await waitFor(() => expect(location.search).toBe('?page=3'));
+    await waitFor(() => expect(location.search).toBe('?page=3&per=12'));
   });
 
   it('shows a linked command on its page, highlighted, and clears filters that hide it', async () => {
@@ -178,7 +178,7 @@ describe('Commands page', { timeout: 15_000 }, () => {
 
     // Paging on lets the link go.
     fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
-    await waitFor(() => expect(location.search).toBe('?page=2'));
+    await waitFor(() => expect(location.search).toBe('?page=2&per=12'));
     expect(document.querySelector('[data-highlighted]')).toBeNull();
   });
 

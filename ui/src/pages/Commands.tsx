@@ -69,7 +69,7 @@ export default function Commands() {
     let target = view.canonical;
     if (oldSize !== pageSize && !view.highlight) {
       const page = paginate(view.filtered, pageAfterResize(query.page, oldSize, pageSize), pageSize).page;
-      target = commandsQueryString({ ...view.filter, page, command: view.missing });
+      target = commandsQueryString({ ...view.filter, page, per: pageSize, command: view.missing });
     }
     const state: ClearedFilters | null = view.filtersCleared && view.highlight ? { filtersClearedFor: view.highlight.name } : null;
     if (target !== queryString) setQueryString(target, { replace: true, state });
@@ -94,7 +94,7 @@ export default function Commands() {
 
   /** A new address from the filters in effect: back to page 1, and the linked command let go. */
   function update(next: Partial<CommandsQuery>, options?: QueryWriteOptions) {
-    setQueryString(commandsQueryString({ ...filter, page: 1, ...next, command: null }), options);
+    setQueryString(commandsQueryString({ ...filter, page: 1, per: pageSize, ...next, command: null }), options);
   }
 
   // Typing changes the address in place (no history entry per keystroke); starting or clearing a search,
