@@ -319,6 +319,6 @@ mod tests {
         let subject = player_subject(card);
         assert_eq!(subject.path, "/newgen-detector?username=OldBuilder2009");
         assert!(subject.image.unwrap().starts_with("/api/players/OldBuilder2009/card.png?v="));
-        assert!(!subject.index);
+        assert!(subject.index, "a player's page may be listed");
     }
 }
