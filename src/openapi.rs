@@ -254,7 +254,7 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
     }
     if keyed {
         add("401", "No X-API-Key, or an unknown or revoked key");
-        add("429", "The key is over its rate limit; or too many wrong keys from this address this minute");
+        add("429", "The key is over its rate limit");
     }
     for (status, response) in responses.iter_mut() {
         let code: u16 = status.parse().unwrap_or(0);

@@ -85,13 +85,8 @@ pub struct KeyRing {
     pub limits: std::sync::Arc<limits::RateLimits>,
     usage: usage::UsageLog,
     new_keys: PerIp,
-    /// Wrong `X-API-Key` headers a minute from one address ([`WRONG_KEYS_PER_MINUTE`]).
-    pub wrong_keys: std::sync::Arc<crate::ratelimit::FailureLimit>,
     public_key: String,
 }
-
-/// Wrong API keys a minute from one address before its next call is refused with a 429.
-pub const WRONG_KEYS_PER_MINUTE: u32 = 10;
 
 impl KeyRing {
     /// Loads the live keys, creates the public default key on first start, and restores the
@@ -111,7 +106,6 @@ impl KeyRing {
             limits,
             usage: usage::UsageLog::start(db.clone(), ip_secret)?,
             new_keys: PerIp::per_hour(NEW_KEYS_PER_HOUR, "new API keys"),
-            wrong_keys: crate::ratelimit::FailureLimit::per_minute(WRONG_KEYS_PER_MINUTE, "wrong API keys"),
             public_key,
         })
     }
