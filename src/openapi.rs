@@ -185,9 +185,8 @@ fn header(description: &str, schema: Value) -> Value {
 ///   the disk is full (`ApiError`'s conversions of SQLITE_FULL, ENOSPC and EDQUOT);
 /// - admin routes (the admin guard): 401 not an admin, 403 a key bound to another IP, 429 too
 ///   many wrong admin keys from one address;
-/// - keyed routes (the API-key guard): 401 no or bad key, 429 over the limit (or too many wrong
-///   keys from one address, refused before any key is looked at), and the `X-RateLimit-*`
-///   headers on every answer past the key check;
+/// - keyed routes (the API-key guard): 401 no or bad key, 429 over the limit, and the
+///   `X-RateLimit-*` headers on every answer past the key check;
 /// - 304 answers (`CachedJson`, to an `If-None-Match` that matches): the `ETag` and `Cache-Control`
 ///   headers. `If-None-Match` is not listed as a parameter: a generated value with bytes HTTP does not
 ///   allow is refused by the HTTP layer with a bare 400 before any handler runs;
@@ -280,9 +279,8 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
             response["headers"]["X-RateLimit-Reset"] = header("Unix seconds when that window ends", count);
         }
         if let Some(headers) = response.get_mut("headers").and_then(Value::as_object_mut) {
-            for (name, h) in headers.iter_mut() {
-                // A 429 for wrong keys comes before any key, so it has no key's figures.
-                h["required"] = json!(!(keyed && status == "429" && name.starts_with("X-RateLimit")));
+            for h in headers.values_mut() {
+                h["required"] = json!(true);
             }
         }
     }

@@ -211,7 +211,7 @@ impl PerIp {
     }
 }
 
-/// At most `n` failures of one kind a minute from one address (wrong admin keys, wrong API keys):
+/// At most `n` failures of one kind a minute from one address (wrong admin keys):
 /// once they are spent, the address is refused with a 429 before its next attempt is even
 /// looked at, until its minute is over. Successes cost nothing, so a script with the right key
 /// is never slowed. At most [`MAX_FAILING_ADDRESSES`] addresses are tracked at once.

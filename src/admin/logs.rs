@@ -32,13 +32,13 @@ pub(crate) async fn login_logs(
     Query(q): Query<PageQuery>,
 ) -> Result<JsonOut<LoginLogPage>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
-    let (page, page_size) = (i64::from(page), i64::from(limit));
+    let (page, limit) = (i64::from(page), i64::from(limit));
     let result = state
         .db
         .read(move |c| {
             let total = accounts::store::count_login_logs(c)?;
-            let logs = accounts::store::login_logs_page(c, page, page_size)?;
-            Ok(LoginLogPage { logs, page, limit: page_size, total })
+            let logs = accounts::store::login_logs_page(c, page, limit)?;
+            Ok(LoginLogPage { logs, page, limit, total })
         })
         .await?;
     Ok(JsonOut(result))
