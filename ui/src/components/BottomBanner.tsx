@@ -166,6 +166,41 @@ function Row({ first, closeButton, second }: { first: ComponentChildren; closeBu
   );
 }
 
+/**
+ * The advertiser's extra links (at most 3, http(s) only, labelled by their host), each opening in a new tab as
+ * sponsored; nothing when there are none. The banner and the full-screen ad draw them each their own way.
+ */
+export function AdvertiserLinks({
+  links,
+  className,
+  itemClassName,
+  linkClassName,
+  icon = false,
+  testId,
+}: {
+  links: readonly string[] | null | undefined;
+  className: string;
+  itemClassName?: string;
+  linkClassName: string;
+  icon?: boolean;
+  testId?: string;
+}) {
+  const shown = bannerLinks(links);
+  if (shown.length === 0) return null;
+  return (
+    <ul className={className} aria-label="Advertiser links" data-testid={testId}>
+      {shown.map((l) => (
+        <li key={l.href} className={itemClassName}>
+          <a href={l.href} title={l.href} target="_blank" rel="noopener noreferrer sponsored" className={linkClassName}>
+            {l.label}
+            {icon && <ExternalLink size={14} aria-hidden="true" className="shrink-0" />}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The advertisement fields the sponsored banner shows. */
 export type SponsoredAd = Pick<Advertisement, 'websiteUrl' | 'imagePath' | 'adDescription' | 'links'>;
 
@@ -183,7 +218,6 @@ export function Sponsored({
   closeButton?: ComponentChildren;
 }) {
   const href = safeHref(ad.websiteUrl);
-  const links = bannerLinks(ad.links);
   return (
     <Row
       closeButton={closeButton}
@@ -203,24 +237,13 @@ export function Sponsored({
       }
       second={
         <>
-          {links.length > 0 ? (
-            // On a phone the row has room for the two buttons only: the links are in the full-screen ad.
-            <ul className="hidden min-w-0 gap-x-3 overflow-hidden text-xs sm:flex" aria-label="Advertiser links">
-              {links.map((l) => (
-                <li key={l.href} className={cn(oneLine, 'max-w-48')}>
-                  <a
-                    href={l.href}
-                    title={l.href}
-                    target="_blank"
-                    rel="noopener noreferrer sponsored"
-                    className="underline underline-offset-2 hover:opacity-80"
-                  >
-                    {l.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {/* On a phone the row has room for the two buttons only: the links are in the full-screen ad. */}
+          <AdvertiserLinks
+            links={ad.links}
+            className="hidden min-w-0 gap-x-3 overflow-hidden text-xs sm:flex"
+            itemClassName={cn(oneLine, 'max-w-48')}
+            linkClassName="underline underline-offset-2 hover:opacity-80"
+          />
           {href && (
             <a href={href} target="_blank" rel="noopener noreferrer sponsored" className={ctaClass}>
               Visit

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { ExternalLink, Sparkles } from 'lucide-react';
-import { activeAd, bannerLinks, FULLSCREEN_AUTO_CLOSE_MS, fullscreenContent, isFullscreenAd, rollFullscreen, safeHref } from './adImage';
-import { AdImage, useActiveBanner } from './BottomBanner';
+import { activeAd, FULLSCREEN_AUTO_CLOSE_MS, fullscreenContent, isFullscreenAd, rollFullscreen, safeHref } from './adImage';
+import { AdImage, AdvertiserLinks, useActiveBanner } from './BottomBanner';
 import { Dialog } from './ui/Dialog';
 
 export interface FullscreenAdProps {
@@ -54,7 +54,6 @@ export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
   const href = safeHref(ad.websiteUrl);
   const { summary, features, callToAction, advertisersWords } = fullscreenContent(ad);
   const colours = data?.banner;
-  const links = bannerLinks(ad.links);
 
   return (
     <Dialog
@@ -116,24 +115,13 @@ export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
             <ExternalLink size={16} aria-hidden="true" className="shrink-0" />
           </a>
         )}
-        {links.length > 0 && (
-          <ul className="mt-4 flex flex-wrap gap-x-5 text-sm" aria-label="Advertiser links" data-testid="fullscreen-ad-links">
-            {links.map((l) => (
-              <li key={l.href}>
-                <a
-                  href={l.href}
-                  title={l.href}
-                  target="_blank"
-                  rel="noopener noreferrer sponsored"
-                  className="inline-flex min-h-11 items-center gap-1.5 break-all text-violet-300 underline underline-offset-2 hover:text-violet-200"
-                >
-                  {l.label}
-                  <ExternalLink size={14} aria-hidden="true" className="shrink-0" />
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <AdvertiserLinks
+          links={ad.links}
+          className="mt-4 flex flex-wrap gap-x-5 text-sm"
+          linkClassName="inline-flex min-h-11 items-center gap-1.5 break-all text-violet-300 underline underline-offset-2 hover:text-violet-200"
+          icon
+          testId="fullscreen-ad-links"
+        />
       </div>
     </Dialog>
   );
