@@ -1,7 +1,7 @@
 //! Assembles the router: every feature's routes, the shared middleware and the fallbacks.
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, FromRef, Request, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
@@ -10,7 +10,8 @@ use tower_http::compression::CompressionLayer;
 
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
-use crate::state::AppState;
+use crate::jobs::Background;
+use crate::state::{AppState, part};
 use crate::{
     accounts, admin, ads, backup, banner, commands, discord, guides, health, keys, metrics, openapi, roblox, scans,
     shell, site, stats, v1,
@@ -19,87 +20,30 @@ use crate::{
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
 pub fn router(state: AppState) -> Router {
-    let figures = state.public_figures();
-    let ads_state = ads::AdsState::from_ref(&state);
-    let scans_state = scans::ScansState::from_ref(&state);
     // Large, rarely fetched lists are compressed per response; polled bodies are tiny.
     let content = Router::new()
         .merge(site::router(state.site_json.clone()))
-        .merge(commands::router(commands::CommandsState { db: state.db.clone(), commands: state.commands.clone() }))
+        .merge(commands::router(part(&state)))
         .merge(guides::router(state.guides.clone()))
         .merge(openapi::router())
         .merge(shell::router(state.site.clone()))
         .layer(CompressionLayer::new());
     let polled = Router::new()
         .merge(health::router(state.health_json.clone()))
-        .merge(stats::router(figures.clone()))
+        .merge(stats::router(part(&state)))
         .merge(banner::router(state.banner.clone()))
         .merge(discord::router(state.discord.clone()))
         .merge(discord::interactions::router(state.discord.clone()));
-    let roblox_state =
-        roblox::routes::RobloxState { db: state.db.clone(), roblox: state.roblox.clone(), keys: state.keys.clone() };
-    let roblox = roblox::routes::router(roblox_state);
+    let roblox = roblox::routes::router(part(&state));
     let people = Router::new()
-        .merge(accounts::router(accounts::AccountsState {
-            db: state.db.clone(),
-            hasher: state.hasher.clone(),
-            auth_limiter: state.auth_limiter.clone(),
-            login_throttle: state.login_throttle.clone(),
-            stats_refresh: state.stats_refresh.clone(),
-        }))
-        .merge(admin::router(admin::AdminState {
-            db: state.db.clone(),
-            site: state.site.clone(),
-            admin_phrase: state.secrets.admin_phrase.as_deref().map(Into::into),
-            auth_limiter: state.auth_limiter.clone(),
-            login_throttle: state.login_throttle.clone(),
-            challenges: state.challenges.clone(),
-            logs: state.logs.clone(),
-            jobs: state.jobs.clone(),
-            data_dir: state.data_dir.as_path().into(),
-            started_at: state.started_at,
-            commands: state.commands.clone(),
-            figures,
-            stats_refresh: state.stats_refresh.clone(),
-            banner: state.banner.clone(),
-            health: state.health.clone(),
-            roblox: state.roblox.clone(),
-            discord: state.discord.clone(),
-            llm: state.llm.clone(),
-        }))
-        .merge(ads::router(ads_state.clone()))
-        .merge(ads::review::router(ads_state))
-        .merge(scans::admin::router(scans_state.clone()));
-    let v1_state = v1::V1State {
-        db: state.db.clone(),
-        commands: state.commands.clone(),
-        guides: state.guides.clone(),
-        stats_json: state.stats_json.clone(),
-        health_json: state.health_json.clone(),
-        discord: state.discord.clone(),
-        keys: state.keys.clone(),
-    };
-    let keys_state = keys::KeysState { db: state.db.clone(), keys: state.keys.clone() };
-    let developers = Router::new().merge(keys::router(keys_state)).merge(v1::router(v1_state, scans_state));
-    let backup_state = backup::BackupState {
-        backups: state.backups.clone(),
-        db: state.db.clone(),
-        data_dir: state.data_dir.as_path().into(),
-        jobs: state.jobs.clone(),
-    };
-    let metrics_state = metrics::MetricsState {
-        metrics: state.metrics.clone(),
-        db: state.db.clone(),
-        jobs: state.jobs.clone(),
-        roblox: state.roblox.clone(),
-        started_at: state.started_at,
-    };
-    let hosting = Router::new().merge(backup::routes::router(backup_state)).merge(metrics::router(metrics_state));
-    let card_pictures = shell::pictures::router(shell::pictures::PicturesState {
-        site: state.site.clone(),
-        cards: state.link_cards.clone(),
-        heavy: state.heavy_work.clone(),
-    });
+        .merge(accounts::router(part(&state)))
+        .merge(admin::router(part(&state)))
+        .merge(ads::router(part(&state)))
+        .merge(ads::review::router(part(&state)))
+        .merge(scans::admin::router(part(&state)));
+    let developers = Router::new().merge(keys::router(part(&state))).merge(v1::router(part(&state), part(&state)));
+    let hosting = Router::new().merge(backup::routes::router(part(&state))).merge(metrics::router(part(&state)));
+    let card_pictures = shell::pictures::router(part(&state));
     let router = Router::new()
         .merge(content)
         .merge(polled)
@@ -118,6 +62,23 @@ pub fn router(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
         .layer(from_fn_with_state(state.request_context.clone(), middleware::request_context))
         .with_state(state)
+}
+
+/// The process's background work, each piece declared by the feature that owns it (its jobs, its
+/// sweeps, its polls); `server::serve` starts it without knowing what it does.
+pub fn background(state: &AppState) -> Background {
+    let mut background = Background::new(state.jobs.clone());
+    stats::background(&mut background, part(state), state.stats_refresh.clone());
+    banner::background(&mut background, state.banner.clone());
+    health::background(&mut background, state.health.clone());
+    crate::ratelimit::background(&mut background);
+    accounts::background(&mut background, state.db.clone());
+    ads::background(&mut background, part(state));
+    roblox::background(&mut background, state.roblox.clone());
+    scans::background(&mut background, part(state));
+    discord::poller::background(&mut background, part(state), state.stats_refresh.clone());
+    backup::background(&mut background, part(state));
+    background
 }
 
 async fn method_not_allowed() -> ApiError {
@@ -175,6 +136,45 @@ mod tests {
     use super::*;
     use crate::config::{Options, Secrets};
     use crate::logging::{self, LogBuffer};
+
+    #[tokio::test]
+    async fn each_feature_declares_its_background_work_and_its_jobs_are_registered() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = Options::for_data_dir(dir.path());
+        options.backups.backup_every = Some(std::time::Duration::from_secs(3600));
+        let state =
+            crate::server::build_state(options, Secrets::default(), dir.path().to_path_buf(), LogBuffer::default())
+                .unwrap();
+        let declared = background(&state);
+        assert_eq!(
+            declared.names(),
+            [
+                "page-stats",
+                "banner-expiry",
+                "banner-reread",
+                "health-check",
+                "rate-limit-sweep",
+                "expired-sessions",
+                "rejected-ad-images",
+                "badge-monitor",
+                "group-scans",
+                crate::backup::JOB,
+                "wal-checkpoint",
+            ],
+            "no Discord source in the default site file: no Discord polls"
+        );
+        let jobs: Vec<String> = state.jobs.snapshot().into_iter().map(|j| j.name).collect();
+        for job in
+            ["page-stats", "expired-sessions", "rejected-ad-images", "badge-monitor", "group-scans", "wal-checkpoint"]
+        {
+            assert!(jobs.iter().any(|j| j == job), "{job} is reported in System Health: {jobs:?}");
+        }
+        let tasks = declared.start();
+        assert_eq!(tasks.len(), 11);
+        for task in tasks {
+            task.abort();
+        }
+    }
 
     #[tokio::test]
     async fn internal_errors_carry_the_request_id_and_are_logged_without_the_cause() {

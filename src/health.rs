@@ -84,6 +84,24 @@ impl HealthCheck {
     }
 }
 
+/// How often the database and the disk are checked again for `/api/health`.
+const CHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The health check's background work: `/api/health` rebuilt every 10 s, and at once when the
+/// data disk fills up or gets room back.
+pub fn background(background: &mut crate::jobs::Background, health: Arc<HealthCheck>) {
+    background.task("health-check", async move {
+        let mut tick = tokio::time::interval(CHECK_EVERY);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {},
+                _ = crate::disk::DATA_DISK.changed.notified() => {},
+            }
+            health.check().await;
+        }
+    });
+}
+
 pub fn router<S: Clone + Send + Sync + 'static>(health_json: Arc<CachedJson>) -> Router<S> {
     Router::new().route("/api/health", get(get_health)).with_state(health_json)
 }

@@ -23,6 +23,68 @@ impl Wake {
     }
 }
 
+/// A future that runs for the life of the process.
+type Task = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>;
+
+/// The process's background work, declared by the feature that owns each piece when the app is
+/// assembled (`app::background`) and started by the server, which does not know what any of it
+/// does. One of each per process, however many visitors; the server aborts them at shutdown.
+pub struct Background {
+    jobs: Jobs,
+    tasks: Vec<(String, Task)>,
+}
+
+impl Background {
+    pub fn new(jobs: Jobs) -> Self {
+        Self { jobs, tasks: Vec::new() }
+    }
+
+    /// A task whose runs are reported as the job `name` (System Health, `/metrics`).
+    pub fn job<F>(&mut self, name: &str, task: impl FnOnce(JobHandle) -> F)
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let handle = self.jobs.register(name);
+        self.tasks.push((name.to_string(), Box::pin(task(handle))));
+    }
+
+    /// A task with no job status of its own (it reports through what it keeps current).
+    pub fn task(&mut self, name: &str, task: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.tasks.push((name.to_string(), Box::pin(task)));
+    }
+
+    /// The declared tasks' names, in the order they were declared.
+    pub fn names(&self) -> Vec<&str> {
+        self.tasks.iter().map(|(name, _)| name.as_str()).collect()
+    }
+
+    /// Starts every declared task on the runtime.
+    pub fn start(self) -> Vec<tokio::task::JoinHandle<()>> {
+        self.tasks.into_iter().map(|(_, task)| tokio::spawn(task)).collect()
+    }
+}
+
+/// Runs `work` every `period` (the first time at once) and whenever `wake` is woken.
+pub async fn every<F, Fut>(period: std::time::Duration, wake: Option<Wake>, mut work: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let mut tick = tokio::time::interval(period);
+    loop {
+        match &wake {
+            Some(wake) => tokio::select! {
+                _ = tick.tick() => {},
+                _ = wake.woken() => {},
+            },
+            None => {
+                tick.tick().await;
+            }
+        }
+        work().await;
+    }
+}
+
 /// The state of one background job, as last reported.
 #[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -43,6 +43,19 @@ pub fn swept<T: ForgetIdle>(item: T) -> Arc<T> {
     item
 }
 
+/// How often every limiter forgets the addresses it has not seen for a while.
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The limiters' background work: one sweep of every limiter made (see [`swept`]).
+pub fn background(background: &mut crate::jobs::Background) {
+    background.task(
+        "rate-limit-sweep",
+        crate::jobs::every(SWEEP_EVERY, None, || async {
+            forget_idle_everywhere();
+        }),
+    );
+}
+
 /// Makes every live registered holder forget its idle entries; returns how many there are.
 pub fn forget_idle_everywhere() -> usize {
     let live: Vec<Arc<dyn ForgetIdle>> = {

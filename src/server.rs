@@ -16,11 +16,6 @@ use crate::logging::LogBuffer;
 use crate::state::{AppState, Inner};
 use crate::{app, banner, commands, guides, health, site, stats};
 
-const STATS_INTERVAL: Duration = Duration::from_secs(5);
-const HEALTH_INTERVAL: Duration = Duration::from_secs(10);
-const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(3600);
-const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
-
 /// Why the server could not start: a one-line message for the operator.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -159,8 +154,10 @@ pub fn build_state(
         backups: Arc::new(backups),
         metrics,
     });
-    let public =
-        state.db.read_blocking(|conn| state.public_figures().query(conn)).map_err(|e| StartError(e.to_string()))?;
+    let public = state
+        .db
+        .read_blocking(|conn| crate::state::part::<crate::stats::PublicFigures>(&state).query(conn))
+        .map_err(|e| StartError(e.to_string()))?;
     state.stats_json.set(&public);
     state.health_json.set(&state.health.snapshot(true));
     Ok(state)
@@ -173,7 +170,8 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let tasks = spawn_background(state.clone());
+    // Each feature declared its own background work; what it does is not this file's business.
+    let tasks = app::background(&state).start();
     let app = app::router(state.clone());
     let listener = crate::http::listener::CountingListener::new(listener, state.metrics.connections.clone());
     crate::http::connections::serve(listener, app, crate::http::connections::Limits::of(&state.options), shutdown)
@@ -184,7 +182,7 @@ pub async fn serve(
     if let Err(e) = state.keys.flush_usage().await {
         tracing::warn!("could not write the last API key usage: {e}");
     }
-    if let Err(e) = state.public_figures().flush_and_refresh().await {
+    if let Err(e) = crate::state::part::<crate::stats::PublicFigures>(&state).flush_and_refresh().await {
         tracing::warn!("could not write the last page views: {e}");
     }
     let db = state.db.clone();
@@ -192,124 +190,4 @@ pub async fn serve(
         let _ = tokio::task::spawn_blocking(move || db.checkpoint()).await;
     }
     Ok(())
-}
-
-fn spawn_background(state: AppState) -> Vec<tokio::task::JoinHandle<()>> {
-    let stats_state = state.clone();
-    let figures = state.public_figures();
-    let stats_job = state.jobs.register("page-stats");
-    let stats_task = tokio::spawn(async move {
-        let mut tick = tokio::time::interval(STATS_INTERVAL);
-        loop {
-            tokio::select! {
-                _ = tick.tick() => {},
-                _ = stats_state.stats_refresh.woken() => {},
-            }
-            let s = stats_state.clone();
-            let rotated = stats_state.db.write(move |tx| s.visits.rotate_salt(tx)).await;
-            match stats_job.report(rotated.and(figures.flush_and_refresh().await)) {
-                // A full disk is logged once, by the disk flag.
-                Err(e) if !e.is_out_of_space() => tracing::warn!("page view counts not written: {e}"),
-                _ => {}
-            }
-            if let Err(e) = stats_state.banner.refresh().await {
-                tracing::warn!("banner not refreshed: {e}");
-            }
-        }
-    });
-    let health_state = state.clone();
-    let health_task = tokio::spawn(async move {
-        let mut tick = tokio::time::interval(HEALTH_INTERVAL);
-        loop {
-            tokio::select! {
-                _ = tick.tick() => {},
-                // The disk filling up or getting room back shows in /api/health at once.
-                _ = crate::disk::DATA_DISK.changed.notified() => {},
-            }
-            health_state.health.check().await;
-            // Every limiter and per-address table registered itself when it was made.
-            crate::ratelimit::forget_idle_everywhere();
-        }
-    });
-    let maintenance_state = state.clone();
-    let maintenance_job = state.jobs.register("maintenance");
-    let maintenance_task = tokio::spawn(async move {
-        let mut tick = tokio::time::interval(MAINTENANCE_INTERVAL);
-        loop {
-            tick.tick().await;
-            let pruned = maintenance_state
-                .db
-                .write(|tx| {
-                    Ok(crate::accounts::admin_keys::store::prune_expired(tx)?
-                        + crate::accounts::store::prune_login_logs(tx)?)
-                })
-                .await;
-            match maintenance_job.report(pruned) {
-                Ok(0) => {}
-                Ok(n) => tracing::info!("maintenance: removed {n} expired sessions and old login log rows"),
-                Err(e) if e.is_out_of_space() => {}
-                Err(e) => tracing::warn!("maintenance failed: {e}"),
-            }
-            let uploads = crate::ads::uploads_dir(&maintenance_state.data_dir);
-            let swept = maintenance_state
-                .db
-                .write(move |tx| crate::ads::review::sweep_rejected_images(tx, &uploads, crate::db::now_ms()))
-                .await;
-            match maintenance_job.report(swept) {
-                Ok(0) => {}
-                Ok(n) => tracing::info!("maintenance: deleted the images of {n} rejected advertisements"),
-                Err(e) => tracing::warn!("maintenance: rejected advertisement images not deleted: {e}"),
-            }
-        }
-    });
-    let expiry_task = tokio::spawn(banner::expire_on_time(state.banner.clone()));
-    let mut tasks = vec![stats_task, health_task, maintenance_task, expiry_task];
-    let badge_monitor = state.jobs.register("badge-monitor");
-    tasks.push(tokio::spawn(crate::roblox::monitor::run(state.roblox.clone(), badge_monitor)));
-    let scans: crate::scans::ScansState = axum::extract::FromRef::from_ref(&state);
-    tasks.push(tokio::spawn(crate::scans::worker::run(scans, state.jobs.register("group-scans"))));
-    let discord = crate::discord::poller::PollerState::from(&state);
-    if !state.discord.channels().is_empty() {
-        let job = state.jobs.register("discord-updates");
-        tasks.push(tokio::spawn(crate::discord::poller::run_updates(discord.clone(), job)));
-    }
-    if crate::discord::poller::members_configured(&discord) {
-        let job = state.jobs.register("discord-members");
-        let stats_refresh = state.stats_refresh.clone();
-        tasks.push(tokio::spawn(crate::discord::poller::run_members(discord, job, stats_refresh)));
-    }
-    if state.options.backups.backup_every.is_some() {
-        let backups = crate::backup::BackupState {
-            backups: state.backups.clone(),
-            db: state.db.clone(),
-            data_dir: state.data_dir.as_path().into(),
-            jobs: state.jobs.clone(),
-        };
-        tasks.push(tokio::spawn(crate::backup::schedule(backups, state.jobs.register(crate::backup::JOB))));
-    }
-    // With --litestream, Litestream checkpoints the WAL where its replication wants it.
-    if state.options.backups.litestream {
-        return tasks;
-    }
-    let db = state.db.clone();
-    let checkpoint_job = state.jobs.register("wal-checkpoint");
-    let checkpoint_task = tokio::spawn(async move {
-        let mut tick = tokio::time::interval(CHECKPOINT_INTERVAL);
-        loop {
-            tick.tick().await;
-            let db = db.clone();
-            match tokio::task::spawn_blocking(move || db.checkpoint_passive()).await {
-                Ok(Ok(_)) => checkpoint_job.succeeded(),
-                Ok(Err(e)) => {
-                    if !e.is_out_of_space() {
-                        tracing::warn!("background WAL checkpoint failed: {e}");
-                    }
-                    checkpoint_job.failed(e);
-                }
-                Err(e) => tracing::warn!("background WAL checkpoint stopped: {e}"),
-            }
-        }
-    });
-    tasks.push(checkpoint_task);
-    tasks
 }

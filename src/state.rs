@@ -6,6 +6,8 @@ use std::ops::Deref;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use axum::extract::FromRef;
+
 use crate::accounts::admin_keys::Challenges;
 use crate::accounts::password::Hasher;
 use crate::commands::Catalog;
@@ -79,18 +81,6 @@ impl AppState {
     pub fn new(inner: Inner) -> Self {
         Self(Arc::new(inner))
     }
-
-    pub fn public_figures(&self) -> crate::stats::PublicFigures {
-        crate::stats::PublicFigures {
-            db: self.db.clone(),
-            visits: self.visits.clone(),
-            json: self.stats_json.clone(),
-            commands: self.commands.clone(),
-            guides: self.guides.clone(),
-            discord: self.discord.clone(),
-            started_at: self.started_at,
-        }
-    }
 }
 
 impl Deref for AppState {
@@ -100,35 +90,136 @@ impl Deref for AppState {
     }
 }
 
-/// The scans' share of the state: the scan runner, the calls under /api/v1 and the admin routes.
-impl axum::extract::FromRef<AppState> for crate::scans::ScansState {
-    fn from_ref(state: &AppState) -> Self {
-        Self {
-            db: state.db.clone(),
-            roblox: state.roblox.clone(),
-            scans: state.scans.clone(),
-            settings: state.site.scans.clone(),
-        }
-    }
+/// Hands a feature its part of the state: `part::<commands::CommandsState>(&state)`. Every
+/// feature's state is made here, once, by its `FromRef` impl below; `app.rs` (routes) and
+/// `app::background` (tasks) both call this, so no state is built twice.
+pub fn part<T: FromRef<AppState>>(state: &AppState) -> T {
+    T::from_ref(state)
 }
 
-/// Advertising's share of the state: the advertise form and the admin's review.
-impl axum::extract::FromRef<AppState> for crate::ads::AdsState {
-    fn from_ref(state: &AppState) -> Self {
-        Self {
-            db: state.db.clone(),
-            data_dir: state.data_dir.as_path().into(),
-            heavy_work: state.heavy_work.clone(),
-            submissions: state.submissions.clone(),
-            llm: state.llm.clone(),
-            banner: state.banner.clone(),
-        }
-    }
+/// `impl FromRef<AppState> for $ty`, the state's fields read from the services above.
+macro_rules! made_from_app_state {
+    ($($(#[$doc:meta])* $ty:ty => |$s:ident| $body:expr;)+) => {
+        $(
+            $(#[$doc])*
+            impl FromRef<AppState> for $ty {
+                fn from_ref($s: &AppState) -> Self {
+                    $body
+                }
+            }
+        )+
+    };
 }
 
-/// The Discord pollers' share of the state (the server's tasks, and tests that poll by hand).
-impl From<&AppState> for crate::discord::poller::PollerState {
-    fn from(state: &AppState) -> Self {
-        Self { discord: state.discord.clone(), db: state.db.clone(), llm: state.llm.clone(), site: state.site.clone() }
-    }
+made_from_app_state! {
+    crate::commands::CommandsState => |s| Self { db: s.db.clone(), commands: s.commands.clone() };
+    crate::roblox::routes::RobloxState => |s| Self { db: s.db.clone(), roblox: s.roblox.clone(), keys: s.keys.clone() };
+    crate::keys::KeysState => |s| Self { db: s.db.clone(), keys: s.keys.clone() };
+    crate::accounts::AccountsState => |s| Self {
+        db: s.db.clone(),
+        hasher: s.hasher.clone(),
+        auth_limiter: s.auth_limiter.clone(),
+        login_throttle: s.login_throttle.clone(),
+        stats_refresh: s.stats_refresh.clone(),
+    };
+    crate::v1::V1State => |s| Self {
+        db: s.db.clone(),
+        commands: s.commands.clone(),
+        guides: s.guides.clone(),
+        stats_json: s.stats_json.clone(),
+        health_json: s.health_json.clone(),
+        discord: s.discord.clone(),
+        keys: s.keys.clone(),
+    };
+    crate::backup::BackupState => |s| Self {
+        backups: s.backups.clone(),
+        db: s.db.clone(),
+        data_dir: s.data_dir.as_path().into(),
+        jobs: s.jobs.clone(),
+    };
+    crate::metrics::MetricsState => |s| Self {
+        metrics: s.metrics.clone(),
+        db: s.db.clone(),
+        jobs: s.jobs.clone(),
+        roblox: s.roblox.clone(),
+        started_at: s.started_at,
+    };
+    crate::shell::pictures::PicturesState => |s| Self {
+        site: s.site.clone(),
+        cards: s.link_cards.clone(),
+        heavy: s.heavy_work.clone(),
+    };
+    /// The public figures: the stats routes, the stats task, the admin dashboard.
+    crate::stats::PublicFigures => |s| Self {
+        db: s.db.clone(),
+        visits: s.visits.clone(),
+        json: s.stats_json.clone(),
+        commands: s.commands.clone(),
+        guides: s.guides.clone(),
+        discord: s.discord.clone(),
+        started_at: s.started_at,
+    };
+    /// The scans' share: the scan runner, the calls under /api/v1 and the admin routes.
+    crate::scans::ScansState => |s| Self {
+        db: s.db.clone(),
+        roblox: s.roblox.clone(),
+        scans: s.scans.clone(),
+        settings: s.site.scans.clone(),
+    };
+    /// Advertising's share: the advertise form, the admin's review and the image sweep.
+    crate::ads::AdsState => |s| Self {
+        db: s.db.clone(),
+        data_dir: s.data_dir.as_path().into(),
+        heavy_work: s.heavy_work.clone(),
+        submissions: s.submissions.clone(),
+        llm: s.llm.clone(),
+        banner: s.banner.clone(),
+    };
+    /// The Discord pollers' share (the server's tasks, and tests that poll by hand).
+    crate::discord::poller::PollerState => |s| Self {
+        discord: s.discord.clone(),
+        db: s.db.clone(),
+        llm: s.llm.clone(),
+        site: s.site.clone(),
+    };
+    crate::admin::AdminAreas => |s| Self {
+        access: part(s),
+        stats: part(s),
+        db: s.db.clone(),
+        users: part(s),
+        logs: part(s),
+        health: part(s),
+        settings: part(s),
+    };
+    crate::admin::access::AccessState => |s| Self {
+        db: s.db.clone(),
+        admin_phrase: s.secrets.admin_phrase.as_deref().map(Into::into),
+        auth_limiter: s.auth_limiter.clone(),
+        challenges: s.challenges.clone(),
+    };
+    crate::admin::stats::AdminStatsState => |s| Self { db: s.db.clone(), figures: part(s), started_at: s.started_at };
+    crate::admin::users::UsersState => |s| Self {
+        db: s.db.clone(),
+        commands: s.commands.clone(),
+        stats_refresh: s.stats_refresh.clone(),
+    };
+    crate::admin::logs::LogsState => |s| Self { db: s.db.clone(), logs: s.logs.clone(), jobs: s.jobs.clone() };
+    crate::admin::health::SystemHealthState => |s| Self {
+        db: s.db.clone(),
+        data_dir: s.data_dir.as_path().into(),
+        jobs: s.jobs.clone(),
+        roblox: s.roblox.clone(),
+        discord: s.discord.clone(),
+        llm: s.llm.clone(),
+    };
+    crate::admin::settings::SettingsState => |s| Self {
+        db: s.db.clone(),
+        site: s.site.clone(),
+        banner: s.banner.clone(),
+        challenges: s.challenges.clone(),
+        commands: s.commands.clone(),
+        figures: part(s),
+        health: s.health.clone(),
+        roblox: s.roblox.clone(),
+    };
 }

@@ -100,6 +100,29 @@ pub struct AccountsState {
     pub stats_refresh: crate::jobs::Wake,
 }
 
+/// How often expired sessions and old sign-in records are removed.
+const CLEANUP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The accounts' background work: sessions, admin sessions and challenges past their expiry, and
+/// sign-in records past the kept window, removed hourly.
+pub fn background(background: &mut crate::jobs::Background, db: Db) {
+    background.job("expired-sessions", |job| {
+        crate::jobs::every(CLEANUP_EVERY, None, move || {
+            let (db, job) = (db.clone(), job.clone());
+            async move {
+                let pruned =
+                    db.write(|tx| Ok(admin_keys::store::prune_expired(tx)? + store::prune_login_logs(tx)?)).await;
+                match job.report(pruned) {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!("removed {n} expired sessions and old sign-in records"),
+                    Err(e) if e.is_out_of_space() => {}
+                    Err(e) => tracing::warn!("expired sessions not removed: {e}"),
+                }
+            }
+        })
+    });
+}
+
 pub fn router<S: Clone + Send + Sync + 'static>(state: AccountsState) -> Router<S> {
     Router::new()
         .route("/api/auth/register", post(register))

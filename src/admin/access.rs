@@ -8,7 +8,6 @@ use axum::{Extension, Json as JsonOut};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::AdminState;
 use crate::accounts::admin_keys::{ADMIN_COOKIE, ADMIN_SESSION_SECS, KeyRecord, store as keys};
 use crate::accounts::guard::Admin;
 use crate::error::ApiError;
@@ -17,6 +16,16 @@ use crate::http::extract::{Json, Path};
 use crate::http::{cookies, csrf};
 use crate::ratelimit::Guarded;
 use crate::tokens::constant_time_eq;
+
+/// What getting admin access uses: the keys and sessions, the phrase, the challenges, the limiter.
+#[derive(Clone)]
+pub struct AccessState {
+    pub db: crate::db::Db,
+    /// FANHUB_ADMIN_PHRASE, when the phrase flow is on.
+    pub admin_phrase: Option<std::sync::Arc<str>>,
+    pub auth_limiter: std::sync::Arc<crate::ratelimit::AuthLimiter>,
+    pub challenges: std::sync::Arc<crate::accounts::admin_keys::Challenges>,
+}
 
 #[derive(Deserialize, ToSchema)]
 pub struct KeyBody {
@@ -30,7 +39,7 @@ pub struct KeyBody {
     responses((status = 200, description = "Valid; sets the fanhub_admin cookie", body = crate::http::Success), (status = 400, description = "No key given"),
         (status = 401, description = "Invalid admin key"), (status = 403, description = "Key bound to another IP"), (status = 429, description = "More than 10 attempts a minute from this IP")))]
 pub(crate) async fn verify_key(
-    State(state): State<AdminState>,
+    State(state): State<AccessState>,
     Extension(client): Extension<ClientIp>,
     Json(body): Json<KeyBody>,
 ) -> Result<Response, ApiError> {
@@ -67,7 +76,7 @@ pub(crate) async fn verify_key(
     responses((status = 200, description = "Signed out; clears the fanhub_admin cookie (also when there was no session)", body = crate::http::Success),
         (status = 403, description = "Cross-site request")))]
 pub(crate) async fn logout(
-    State(state): State<AdminState>,
+    State(state): State<AccessState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -128,7 +137,7 @@ pub struct NewKey {
     ip: Option<String>,
 }
 
-fn check_phrase(state: &AdminState, phrase: &str) -> Result<(), ApiError> {
+fn check_phrase(state: &AccessState, phrase: &str) -> Result<(), ApiError> {
     let Some(expected) = state.admin_phrase.as_deref() else {
         return Err(ApiError::unavailable("Key creation by secret phrase is not enabled on this site.")
             .with_message("The site's operator can enable it by setting FANHUB_ADMIN_PHRASE."));
@@ -141,7 +150,7 @@ fn check_phrase(state: &AdminState, phrase: &str) -> Result<(), ApiError> {
     responses((status = 200, description = "A challenge", body = Challenge), (status = 403, description = "Invalid secret phrase"),
         (status = 429, description = "More than 10 attempts a minute from this IP"), (status = 503, description = "FANHUB_ADMIN_PHRASE is not set")))]
 pub(crate) async fn generate_challenge(
-    State(state): State<AdminState>,
+    State(state): State<AccessState>,
     Extension(client): Extension<ClientIp>,
     Json(body): Json<PhraseBody>,
 ) -> Result<JsonOut<Challenge>, ApiError> {
@@ -156,7 +165,7 @@ pub(crate) async fn generate_challenge(
     responses((status = 201, description = "A key bound to this IP", body = NewKey), (status = 403, description = "Wrong phrase, or challenge expired, used or from another IP"),
         (status = 429, description = "More than 10 attempts a minute from this IP"), (status = 503, description = "FANHUB_ADMIN_PHRASE is not set")))]
 pub(crate) async fn create_lifetime_key(
-    State(state): State<AdminState>,
+    State(state): State<AccessState>,
     Extension(client): Extension<ClientIp>,
     Json(body): Json<ChallengeAnswer>,
 ) -> Result<Response, ApiError> {
@@ -202,7 +211,7 @@ fn from_a_page_on_the_server(client: &ClientIp, headers: &HeaderMap) -> bool {
     responses((status = 201, description = "A key (not IP-bound)", body = NewKey),
         (status = 403, description = "Not this site's page on the server itself: a peer or Host that is not loopback, a forwarding header, or a cross-site (or missing) Origin")))]
 pub(crate) async fn generate_direct_key(
-    State(state): State<AdminState>,
+    State(state): State<AccessState>,
     Extension(client): Extension<ClientIp>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -226,7 +235,7 @@ pub struct KeyList {
 /// Every admin key (prefix only, never the key).
 #[utoipa::path(get, path = "/api/admin/keys", tag = "admin", operation_id = "listAdminKeys", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Every admin key", body = KeyList)))]
-pub(crate) async fn list_admin_keys(State(state): State<AdminState>) -> Result<JsonOut<KeyList>, ApiError> {
+pub(crate) async fn list_admin_keys(State(state): State<AccessState>) -> Result<JsonOut<KeyList>, ApiError> {
     Ok(JsonOut(KeyList { keys: state.db.read(keys::list).await? }))
 }
 
@@ -234,7 +243,7 @@ pub(crate) async fn list_admin_keys(State(state): State<AdminState>) -> Result<J
 #[utoipa::path(delete, path = "/api/admin/keys/{id}", tag = "admin", operation_id = "revokeAdminKey", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)),
     responses((status = 200, description = "Revoked", body = crate::http::Success), (status = 404, description = "No such key")))]
 pub(crate) async fn revoke_admin_key(
-    State(state): State<AdminState>,
+    State(state): State<AccessState>,
     Path(id): Path<i64>,
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
     if !state.db.write(move |tx| keys::revoke(tx, id)).await? {

@@ -5,7 +5,6 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::AdminState;
 use crate::error::ApiError;
 
 #[derive(Serialize, ToSchema)]
@@ -18,7 +17,7 @@ pub struct DatabaseAnswer {
 /// The database in detail: schema, size, journal mode, rows per table and the last backup.
 #[utoipa::path(get, path = "/api/admin/database", tag = "admin", operation_id = "getAdminDatabaseStatus", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, body = DatabaseAnswer), (status = 401, description = "Not an admin")))]
-pub(crate) async fn database(State(state): State<AdminState>) -> Result<JsonOut<DatabaseAnswer>, ApiError> {
-    let database = state.db.read(crate::db::status).await?;
+pub(crate) async fn database(State(db): State<crate::db::Db>) -> Result<JsonOut<DatabaseAnswer>, ApiError> {
+    let database = db.read(crate::db::status).await?;
     Ok(JsonOut(DatabaseAnswer { success: true, database }))
 }

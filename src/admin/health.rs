@@ -5,12 +5,22 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::AdminState;
 use crate::error::ApiError;
+
+/// What System Health checks: the database, the data dir and the outside services.
+#[derive(Clone)]
+pub struct SystemHealthState {
+    pub db: crate::db::Db,
+    pub data_dir: std::sync::Arc<std::path::Path>,
+    pub jobs: crate::jobs::Jobs,
+    pub roblox: crate::roblox::Roblox,
+    pub discord: std::sync::Arc<crate::discord::Discord>,
+    pub llm: Option<crate::llm::LlmClient>,
+}
 
 /// An outside service's line, with its failed calls since start.
 fn upstream_check(
-    state: &AdminState,
+    state: &SystemHealthState,
     name: &'static str,
     service: &str,
     status: &'static str,
@@ -51,7 +61,7 @@ pub struct HealthChecks {
 /// disk space, and which outside services are configured.
 #[utoipa::path(get, path = "/api/admin/health", tag = "admin", operation_id = "getSystemHealth", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The checks", body = HealthChecks)))]
-pub(crate) async fn health(State(state): State<AdminState>) -> Result<JsonOut<HealthChecks>, ApiError> {
+pub(crate) async fn health(State(state): State<SystemHealthState>) -> Result<JsonOut<HealthChecks>, ApiError> {
     let db = state.db.read(|c| Ok(crate::db::quick_check(c)?)).await;
     let database = match db {
         Ok(s) if s == "ok" => {

@@ -6,12 +6,19 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::AdminState;
 use crate::accounts::{self, store::LoginLog};
 use crate::error::ApiError;
 use crate::http::extract::Query;
 use crate::http::paging::{PageQuery, paging};
 use crate::logging::LogRecord;
+
+/// What the logs tab reads: sign-in attempts (database), the log buffer, upstream warnings held back.
+#[derive(Clone)]
+pub struct LogsState {
+    pub db: crate::db::Db,
+    pub logs: crate::logging::LogBuffer,
+    pub jobs: crate::jobs::Jobs,
+}
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -28,7 +35,7 @@ pub struct LoginLogPage {
     params(PageQuery),
     responses((status = 200, description = "One page", body = LoginLogPage), (status = 400, description = "Bad paging", body = crate::error::ErrorBody)))]
 pub(crate) async fn login_logs(
-    State(state): State<AdminState>,
+    State(state): State<LogsState>,
     Query(q): Query<PageQuery>,
 ) -> Result<JsonOut<LoginLogPage>, ApiError> {
     let (page, limit) = paging(q.page.as_deref(), q.limit.as_deref())?;
@@ -52,7 +59,7 @@ pub struct AppLogs {
 /// The server's recent log records (INFO and above), newest first.
 #[utoipa::path(get, path = "/api/admin/app-logs", tag = "admin", operation_id = "listAppLogs", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Up to 200 records", body = AppLogs)))]
-pub(crate) async fn app_logs(State(state): State<AdminState>) -> JsonOut<AppLogs> {
+pub(crate) async fn app_logs(State(state): State<LogsState>) -> JsonOut<AppLogs> {
     JsonOut(AppLogs { logs: state.logs.recent(200) })
 }
 
@@ -69,7 +76,7 @@ pub struct Exceptions {
 /// back from the log while the same service keeps failing (one line a minute sums them up).
 #[utoipa::path(get, path = "/api/admin/exceptions", tag = "admin", operation_id = "getExceptions", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Counts and up to 50 recent warnings and errors", body = Exceptions)))]
-pub(crate) async fn exceptions(State(state): State<AdminState>) -> JsonOut<Exceptions> {
+pub(crate) async fn exceptions(State(state): State<LogsState>) -> JsonOut<Exceptions> {
     let counts = state.logs.counts();
     let warnings = counts.warnings + state.jobs.upstream_warnings_held_back();
     let recent = state.logs.recent(500).into_iter().filter(|r| r.level != "INFO").take(50).collect();

@@ -5,12 +5,24 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::AdminState;
 use crate::banner::{self, COLORS_KEY};
 use crate::db::settings;
 use crate::error::ApiError;
 use crate::http::extract::Json;
 use crate::site::BannerColors;
+
+/// What the settings tab changes: the banner's colours, and every cache "Clear cache" rebuilds.
+#[derive(Clone)]
+pub struct SettingsState {
+    pub db: crate::db::Db,
+    pub site: std::sync::Arc<crate::site::SiteSettings>,
+    pub banner: std::sync::Arc<crate::banner::ServedBanner>,
+    pub challenges: std::sync::Arc<crate::accounts::admin_keys::Challenges>,
+    pub commands: std::sync::Arc<crate::commands::Catalog>,
+    pub figures: crate::stats::PublicFigures,
+    pub health: std::sync::Arc<crate::health::HealthCheck>,
+    pub roblox: crate::roblox::Roblox,
+}
 
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct BannerSettings {
@@ -38,7 +50,7 @@ pub struct CacheCleared {
 /// The default banner's colours (the admin's choice) and the site file's defaults.
 #[utoipa::path(get, path = "/api/admin/settings", tag = "admin", operation_id = "getBannerSettings", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The chosen and the default colours", body = SettingsView)))]
-pub(crate) async fn get_settings(State(state): State<AdminState>) -> Result<JsonOut<SettingsView>, ApiError> {
+pub(crate) async fn get_settings(State(state): State<SettingsState>) -> Result<JsonOut<SettingsView>, ApiError> {
     let defaults = state.site.default_banner.clone();
     let d = defaults.clone();
     let banner = state.db.read(move |c| banner::default_colors(c, &d)).await?;
@@ -49,7 +61,7 @@ pub(crate) async fn get_settings(State(state): State<AdminState>) -> Result<Json
 #[utoipa::path(put, path = "/api/admin/settings", tag = "admin", operation_id = "saveBannerSettings", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), request_body = BannerSettings,
     responses((status = 200, description = "Saved", body = SavedBanner), (status = 400, description = "Not a colour")))]
 pub(crate) async fn put_settings(
-    State(state): State<AdminState>,
+    State(state): State<SettingsState>,
     Json(body): Json<BannerSettings>,
 ) -> Result<JsonOut<SavedBanner>, ApiError> {
     body.banner.validate().map_err(|e| ApiError::bad_request("Colours must look like #7c3aed.").with_message(e))?;
@@ -69,7 +81,7 @@ pub(crate) async fn put_settings(
 /// Back to the default clan banner in the site's default colours.
 #[utoipa::path(post, path = "/api/admin/revert-banner", tag = "admin", operation_id = "revertBanner", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Reverted", body = SavedBanner)))]
-pub(crate) async fn revert_banner(State(state): State<AdminState>) -> Result<JsonOut<SavedBanner>, ApiError> {
+pub(crate) async fn revert_banner(State(state): State<SettingsState>) -> Result<JsonOut<SavedBanner>, ApiError> {
     let defaults = state.site.default_banner.clone();
     state
         .db
@@ -99,7 +111,7 @@ fn banner_changed(tx: &rusqlite::Connection, kind: &str, colors: &crate::site::B
 /// expired sessions, challenges and idle rate-limit entries.
 #[utoipa::path(post, path = "/api/admin/clear-cache", tag = "admin", operation_id = "clearCache", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "What was rebuilt and removed", body = CacheCleared)))]
-pub(crate) async fn clear_cache(State(state): State<AdminState>) -> Result<JsonOut<CacheCleared>, ApiError> {
+pub(crate) async fn clear_cache(State(state): State<SettingsState>) -> Result<JsonOut<CacheCleared>, ApiError> {
     let expired = state.db.write(|tx| crate::accounts::admin_keys::store::prune_expired(tx)).await?;
     let challenges = state.challenges.prune();
     crate::ratelimit::forget_idle_everywhere();

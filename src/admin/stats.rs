@@ -5,11 +5,18 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::AdminState;
 use crate::accounts;
 use crate::db::{now_ms, rfc3339};
 use crate::error::ApiError;
 use crate::stats::today_key;
+
+/// What the dashboard reads: the database, the public figures (written first) and when the server started.
+#[derive(Clone)]
+pub struct AdminStatsState {
+    pub db: crate::db::Db,
+    pub figures: crate::stats::PublicFigures,
+    pub started_at: jiff::Timestamp,
+}
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -50,7 +57,7 @@ fn start_of_today_ms() -> i64 {
 /// Every dashboard figure, measured. Scan figures sum the live scans.
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", operation_id = "getAdminStats", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "The dashboard figures", body = AdminStats)))]
-pub(crate) async fn stats(State(state): State<AdminState>) -> Result<JsonOut<AdminStats>, ApiError> {
+pub(crate) async fn stats(State(state): State<AdminStatsState>) -> Result<JsonOut<AdminStats>, ApiError> {
     // Pending page views are written first so the figures include them; on a full disk the
     // figures are read without them (a read keeps answering).
     match state.figures.flush_and_refresh().await {

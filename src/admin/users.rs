@@ -7,10 +7,17 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::AdminState;
 use crate::accounts::{ROLES, User, store};
 use crate::error::ApiError;
 use crate::http::extract::{Json, Path, not_null};
+
+/// What user management changes: accounts, and the figures and command scores that count them.
+#[derive(Clone)]
+pub struct UsersState {
+    pub db: crate::db::Db,
+    pub commands: std::sync::Arc<crate::commands::Catalog>,
+    pub stats_refresh: crate::jobs::Wake,
+}
 
 #[derive(Serialize, ToSchema)]
 pub struct UserList {
@@ -20,7 +27,7 @@ pub struct UserList {
 /// Every account.
 #[utoipa::path(get, path = "/api/admin/users", tag = "admin", operation_id = "listUsers", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "Every account, oldest first", body = UserList)))]
-pub(crate) async fn list(State(state): State<AdminState>) -> Result<JsonOut<UserList>, ApiError> {
+pub(crate) async fn list(State(state): State<UsersState>) -> Result<JsonOut<UserList>, ApiError> {
     let users = state.db.read(store::list_users).await?;
     Ok(JsonOut(UserList { users }))
 }
@@ -61,7 +68,7 @@ pub struct UserResult {
     responses((status = 200, description = "Changed", body = UserResult), (status = 400, description = "Invalid change"), (status = 404, description = "No such user"),
         (status = 409, description = "The last active admin cannot lose admin access")))]
 pub(crate) async fn update(
-    State(state): State<AdminState>,
+    State(state): State<UsersState>,
     Path(id): Path<i64>,
     Json(change): Json<UserChange>,
 ) -> Result<JsonOut<UserResult>, ApiError> {
@@ -80,7 +87,7 @@ pub struct SuspendBody {
 #[utoipa::path(patch, path = "/api/admin/users/{id}/suspend", tag = "admin", operation_id = "setUserActive", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)), request_body = SuspendBody,
     responses((status = 200, description = "Changed", body = UserResult), (status = 404, description = "No such user"), (status = 409, description = "The last active admin cannot be suspended")))]
 pub(crate) async fn suspend(
-    State(state): State<AdminState>,
+    State(state): State<UsersState>,
     Path(id): Path<i64>,
     Json(body): Json<SuspendBody>,
 ) -> Result<JsonOut<UserResult>, ApiError> {
@@ -92,7 +99,7 @@ pub(crate) async fn suspend(
 #[utoipa::path(delete, path = "/api/admin/users/{id}", tag = "admin", operation_id = "deleteUser", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)),
     responses((status = 200, description = "Deleted", body = crate::http::Success), (status = 404, description = "No such user"), (status = 409, description = "The last active admin cannot be deleted")))]
 pub(crate) async fn remove(
-    State(state): State<AdminState>,
+    State(state): State<UsersState>,
     Path(id): Path<i64>,
 ) -> Result<JsonOut<crate::http::Success>, ApiError> {
     let name = state.db.write(move |tx| store::delete_user(tx, id)).await?;

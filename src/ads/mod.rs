@@ -59,6 +59,27 @@ pub fn uploads_dir(data_dir: &FsPath) -> PathBuf {
     data_dir.join("uploads")
 }
 
+/// How often the images of rejected advertisements past their audit window are deleted.
+const IMAGE_SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Advertising's background work: a rejected advertisement's image is kept for its audit window,
+/// then deleted by this hourly sweep.
+pub fn background(background: &mut crate::jobs::Background, state: AdsState) {
+    background.job("rejected-ad-images", |job| {
+        crate::jobs::every(IMAGE_SWEEP_EVERY, None, move || {
+            let (db, uploads, job) = (state.db.clone(), uploads_dir(&state.data_dir), job.clone());
+            async move {
+                let swept = db.write(move |tx| review::sweep_rejected_images(tx, &uploads, crate::db::now_ms())).await;
+                match job.report(swept) {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!("deleted the images of {n} rejected advertisements"),
+                    Err(e) => tracing::warn!("rejected advertisement images not deleted: {e}"),
+                }
+            }
+        })
+    });
+}
+
 pub fn router<S: Clone + Send + Sync + 'static>(state: AdsState) -> Router<S> {
     Router::new()
         .route("/api/advertise", post(submit).layer(DefaultBodyLimit::max(MULTIPART_LIMIT)))

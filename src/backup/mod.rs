@@ -106,6 +106,38 @@ fn lowest_priority() -> i32 {
     }
 }
 
+/// How often the WAL is checkpointed into the database file (passive: it never waits on readers).
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+/// The backups' background work: the scheduled backups when `--backup-every` is set, and the WAL
+/// checkpoints unless Litestream (`--litestream`) checkpoints where its replication wants it.
+pub fn background(background: &mut crate::jobs::Background, state: BackupState) {
+    if state.backups.options.backup_every.is_some() {
+        let state = state.clone();
+        background.job(JOB, |job| schedule(state, job));
+    }
+    if state.backups.options.litestream {
+        return;
+    }
+    background.job("wal-checkpoint", |job| {
+        crate::jobs::every(CHECKPOINT_EVERY, None, move || {
+            let (db, job) = (state.db.clone(), job.clone());
+            async move {
+                match tokio::task::spawn_blocking(move || db.checkpoint_passive()).await {
+                    Ok(Ok(_)) => job.succeeded(),
+                    Ok(Err(e)) => {
+                        if !e.is_out_of_space() {
+                            tracing::warn!("background WAL checkpoint failed: {e}");
+                        }
+                        job.failed(e);
+                    }
+                    Err(e) => tracing::warn!("background WAL checkpoint stopped: {e}"),
+                }
+            }
+        })
+    });
+}
+
 /// The scheduled backups: the first one `--backup-every` after the newest archive (at once
 /// when there is none or it is older), then every interval.
 pub async fn schedule(state: BackupState, job: JobHandle) {

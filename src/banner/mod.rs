@@ -129,6 +129,26 @@ impl ServedBanner {
     }
 }
 
+/// How often the served banner is read again from the database, whatever happened: a restored
+/// backup, or a change this process was not told of, shows within this time.
+const REREAD_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The banner's background work: the flip at a sponsor's expiry, and the periodic re-read.
+pub fn background(background: &mut crate::jobs::Background, banner: Arc<ServedBanner>) {
+    background.task("banner-expiry", expire_on_time(banner.clone()));
+    background.task(
+        "banner-reread",
+        crate::jobs::every(REREAD_EVERY, None, move || {
+            let banner = banner.clone();
+            async move {
+                if let Err(e) = banner.refresh().await {
+                    tracing::warn!("banner not refreshed: {e}");
+                }
+            }
+        }),
+    );
+}
+
 /// Flips the served banner back to the default at the sponsored banner's expiry instant
 /// (not at the next periodic refresh). One task per process.
 pub async fn expire_on_time(banner: Arc<ServedBanner>) {

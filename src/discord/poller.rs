@@ -28,6 +28,18 @@ pub struct PollerState {
     pub site: Arc<SiteSettings>,
 }
 
+/// Discord's background work: the update channels' polls and the member count's, each only
+/// when the site file gives it a source.
+pub fn background(background: &mut crate::jobs::Background, state: PollerState, figures: crate::jobs::Wake) {
+    if !state.discord.channels().is_empty() {
+        let state = state.clone();
+        background.job("discord-updates", |job| run_updates(state, job));
+    }
+    if members_configured(&state) {
+        background.job("discord-members", |job| run_members(state, job, figures));
+    }
+}
+
 pub async fn run_updates(state: PollerState, job: JobHandle) {
     let mut tick = tokio::time::interval(Duration::from_secs(state.site.poll.updates_secs));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -104,9 +116,12 @@ fn is_blank(m: &RawMessage) -> bool {
 
 /// Reads new messages of every channel, stores them, and re-summarises the lists whose messages
 /// changed. Errors of single channels are collected; the other channels still go on.
-/// `state`: the pollers' state, or anything it is made from (tests pass the assembled state).
-pub async fn poll_once(state: impl Into<PollerState>) -> Result<usize, String> {
-    poll(&state.into()).await
+/// `state`: anything the pollers' state is made from (tests pass the assembled state).
+pub async fn poll_once<S>(state: &S) -> Result<usize, String>
+where
+    PollerState: axum::extract::FromRef<S>,
+{
+    poll(&axum::extract::FromRef::from_ref(state)).await
 }
 
 async fn poll(state: &PollerState) -> Result<usize, String> {

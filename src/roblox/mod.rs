@@ -58,3 +58,8 @@ pub use crate::config::{
     OpenCloudKey, ROBLOX_DEFAULT_API_TEMPLATE as DEFAULT_API_TEMPLATE,
     ROBLOX_DEFAULT_OPEN_CLOUD_API as DEFAULT_OPEN_CLOUD_API, RobloxCookie,
 };
+
+/// The Roblox feature's background work: the badge monitor's polls.
+pub fn background(background: &mut crate::jobs::Background, roblox: Roblox) {
+    background.job("badge-monitor", |job| monitor::run(roblox, job));
+}

@@ -348,6 +348,11 @@ impl ScanStatus {
     }
 }
 
+/// The scans' background work: the runner that works through queued and interrupted scans.
+pub fn background(background: &mut crate::jobs::Background, state: ScansState) {
+    background.job("group-scans", |job| worker::run(state, job));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -96,6 +96,29 @@ impl PublicFigures {
 /// Asks the stats task to rebuild the public figures now (after accounts change).
 pub type StatsRefresh = crate::jobs::Wake;
 
+/// How often the page-view counts are written and the public figures rebuilt (and whenever
+/// something that changes them wakes the task).
+const REFRESH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The stats' background work: the counts written, the figures rebuilt, the visitor salt
+/// rotated at the day's end.
+pub fn background(background: &mut crate::jobs::Background, figures: PublicFigures, refresh: StatsRefresh) {
+    background.job("page-stats", |job| {
+        crate::jobs::every(REFRESH_EVERY, Some(refresh), move || {
+            let (figures, job) = (figures.clone(), job.clone());
+            async move {
+                let visits = figures.visits.clone();
+                let rotated = figures.db.write(move |tx| visits.rotate_salt(tx)).await;
+                match job.report(rotated.and(figures.flush_and_refresh().await)) {
+                    // A full disk is logged once, by the disk flag.
+                    Err(e) if !e.is_out_of_space() => tracing::warn!("page view counts not written: {e}"),
+                    _ => {}
+                }
+            }
+        })
+    });
+}
+
 pub fn router<S: Clone + Send + Sync + 'static>(figures: PublicFigures) -> Router<S> {
     Router::new()
         .route("/api/stats", get(get_stats))

@@ -496,3 +496,34 @@ fn every_rate_limiter_is_made_in_the_sweep() {
         "a limiter elsewhere is seen"
     );
 }
+
+/// `path:line` of each line that starts long-running work (`tokio::spawn`) or registers a job
+/// (`.register(`) in the assembly's files.
+fn background_in_assembly(sources: &[Source]) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in sources.iter().filter(|s| ASSEMBLY.contains(&module_of(&s.path).as_str())) {
+        for (n, line) in without_comments(&s.text).lines().enumerate() {
+            if line.contains("tokio::spawn") || line.contains(".register(") || line.contains("interval(") {
+                out.push(format!("{}:{}: {}", s.path, n + 1, line.trim()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn background_work_is_declared_by_the_feature_that_owns_it() {
+    // Each feature declares its jobs, polls and sweeps in its own `background(..)`; the assembly
+    // only lists those calls (`app::background`) and the server starts what was declared. A task
+    // written in server.rs again would hide a feature's duty where its owner does not look.
+    let sources = sources();
+    let found = background_in_assembly(&sources);
+    assert!(found.is_empty(), "background work started or registered by the assembly itself: {found:#?}");
+    let app = sources.iter().find(|s| s.path == "app.rs").expect("app.rs");
+    assert!(app.text.contains("pub fn background(state: &AppState) -> Background"), "the assembly lists the work");
+    let server = sources.iter().find(|s| s.path == "server.rs").expect("server.rs");
+    assert!(server.text.contains("app::background(&state).start()"), "the server starts what was declared");
+
+    let fake = vec![Source { path: "server.rs".into(), text: "let t = tokio::spawn(async {});\n".into() }];
+    assert_eq!(background_in_assembly(&fake).len(), 1, "a task started by the server is seen");
+}
