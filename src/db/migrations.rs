@@ -66,6 +66,7 @@ const MIGRATIONS: &[Migration] = migrations![
     "0010_badge_image_fallbacks",
     "0011_ranking_version",
     "0013_ad_image_removal",
+    "0014_badge_days",
 ];
 
 /// Whether the numbers rise from one file to the next (none repeated, none lower), from 1 up.

@@ -80,6 +80,8 @@ pub const SHARED_OPERATIONS: &[(&str, Caching)] = &[
     ("getHealth", Caching::HEALTH),
     ("v1GetHealth", Caching::HEALTH),
     ("getBadgeMonitor", Caching::BADGE_MONITOR),
+    ("getBadgeHistory", Caching::BADGE_MONITOR),
+    ("getAllBadgeHistory", Caching::BADGE_MONITOR),
     ("getDiscordUpdates", Caching::UPDATES),
     ("getSite", Caching::CONTENT),
     ("listCommands", Caching::CONTENT),
@@ -143,12 +145,22 @@ impl CachedJson {
 }
 
 pub fn respond_json(body: &JsonBody, request_headers: &HeaderMap, caching: Caching) -> Response {
+    respond_bytes(body, request_headers, caching, "application/json")
+}
+
+/// A body of any type with its ETag and `Cache-Control`; 304 when `If-None-Match` names it.
+pub fn respond_bytes(
+    body: &JsonBody,
+    request_headers: &HeaderMap,
+    caching: Caching,
+    content_type: &'static str,
+) -> Response {
     let cache_headers = [(header::ETAG, body.etag.clone()), (header::CACHE_CONTROL, caching.header())];
     if if_none_match_hits(request_headers, &body.etag) {
         return (StatusCode::NOT_MODIFIED, cache_headers).into_response();
     }
     let mut res = (cache_headers, Body::from(body.bytes.clone())).into_response();
-    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     res
 }
 

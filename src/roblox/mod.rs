@@ -40,6 +40,7 @@ pub mod budgets;
 pub mod cache;
 pub mod classify;
 mod client;
+pub mod history;
 pub mod http;
 pub mod monitor;
 pub mod routes;

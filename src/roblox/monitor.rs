@@ -133,7 +133,10 @@ struct Figures {
     /// The badges shown, in order: `[badges] tracked`, or the universe's badges.
     ids: Vec<u64>,
     rows: Vec<BadgeRow>,
+    /// Each badge's snapshots of the week (its weekly average).
     history: HashMap<u64, Vec<(i64, i64, i64)>>,
+    /// Each badge's days of the week, from `badge_days` (its chart).
+    days: HashMap<u64, Vec<HistoryPoint>>,
     last_success_ms: Option<i64>,
     error: Option<String>,
     last_prune_ms: i64,
@@ -152,6 +155,7 @@ impl Monitor {
                 ids: Vec::new(),
                 rows: Vec::new(),
                 history: HashMap::new(),
+                days: HashMap::new(),
                 last_success_ms: None,
                 error: None,
                 last_prune_ms: 0,
@@ -163,11 +167,13 @@ impl Monitor {
 /// At most this many pages of a universe's badges per poll.
 const MAX_UNIVERSE_PAGES: usize = 10;
 
-/// Builds the answer from rows and their snapshots.
+/// Builds the answer from rows, their snapshots and their days.
+#[allow(clippy::too_many_arguments)] // one answer of the figures held; a struct would only rename them
 pub fn answer(
     tracked: &[u64],
     rows: &[BadgeRow],
     history: &HashMap<u64, Vec<(i64, i64, i64)>>,
+    days: &HashMap<u64, Vec<HistoryPoint>>,
     last_success_ms: Option<i64>,
     error: Option<&str>,
     interval_secs: u64,
@@ -188,7 +194,7 @@ pub fn answer(
             win_rate_percentage: (r.win_rate * 10_000.0).round() / 100.0,
             awarded_count: r.awarded_count,
             daily_stats: DailyStats { today: r.past_day, week_average: week_average(snaps, r.past_day) },
-            history: daily_history(snaps),
+            history: days.get(id).cloned().unwrap_or_default(),
             updated_at: rfc3339(r.updated_at),
         });
     }
@@ -228,28 +234,13 @@ fn week_average(snaps: &[(i64, i64, i64)], past_day: i64) -> i64 {
     }
 }
 
-fn daily_history(snaps: &[(i64, i64, i64)]) -> Vec<HistoryPoint> {
-    let mut points: Vec<HistoryPoint> = Vec::new();
-    for (at, count, past_day) in snaps {
-        let date = rfc3339(*at).chars().take(10).collect::<String>();
-        match points.last_mut() {
-            Some(p) if p.date == date => {
-                p.awarded_count = *count;
-                p.past_day = *past_day;
-            }
-            _ => points.push(HistoryPoint { date, awarded_count: *count, past_day: *past_day }),
-        }
-    }
-    let keep = points.len().saturating_sub(HISTORY_DAYS as usize);
-    points.split_off(keep)
-}
-
 impl Roblox {
     fn publish(&self, f: &Figures) {
         let a = answer(
             &f.ids,
             &f.rows,
             &f.history,
+            &f.days,
             f.last_success_ms,
             f.error.as_deref(),
             self.config.poll.badge_monitor_secs,
@@ -258,28 +249,40 @@ impl Roblox {
         self.monitor.json.set(&a);
     }
 
+    /// The badges the monitor shows, in its order, with their names (the history's badges).
+    pub fn monitored_badges(&self) -> Vec<(u64, String)> {
+        let f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+        f.ids
+            .iter()
+            .filter_map(|id| f.rows.iter().find(|r| r.badge_id == *id).map(|r| (r.badge_id, r.name.clone())))
+            .collect()
+    }
+
     /// Serves the stored figures (called at start, before the server listens: a restart
     /// answers with the last figures at once).
     pub fn load_stored_badges(&self) {
         let tracked = self.config.badges.tracked.clone();
         let universe = self.config.badges.universe.is_some();
         let since = now_ms() - (HISTORY_DAYS + 1) * DAY_MS;
+        let week_start = store::utc_day(now_ms() - (HISTORY_DAYS - 1) * DAY_MS);
         let loaded = self.db.read_blocking(move |c| {
             let ids = if tracked.is_empty() && universe { store::all_badge_ids(c)? } else { tracked };
             let rows = store::badges(c, &ids)?;
-            let mut history = HashMap::new();
+            let (mut history, mut days) = (HashMap::new(), HashMap::new());
             for r in &rows {
                 history.insert(r.badge_id, store::snapshots(c, r.badge_id, since)?);
+                days.insert(r.badge_id, store::badge_days(c, r.badge_id, &week_start)?);
             }
-            Ok((ids, rows, history))
+            Ok((ids, rows, history, days))
         });
         let mut f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
         match loaded {
-            Ok((ids, rows, history)) => {
+            Ok((ids, rows, history, days)) => {
                 f.ids = ids;
                 f.last_success_ms = rows.iter().map(|r| r.updated_at).max();
                 f.rows = rows;
                 f.history = history;
+                f.days = days;
             }
             Err(e) => tracing::warn!("stored badge figures not read: {e}"),
         }
@@ -307,6 +310,7 @@ impl Roblox {
                 let to_save = rows.clone();
                 let awards_ttl = self.awards_ttl_ms();
                 let since = now - (HISTORY_DAYS + 1) * DAY_MS;
+                let week_start = store::utc_day(now - (HISTORY_DAYS - 1) * DAY_MS);
                 let ids: Vec<u64> = rows.iter().map(|r| r.badge_id).collect();
                 let saved = self
                     .db
@@ -314,17 +318,19 @@ impl Roblox {
                         store::save_poll(tx, &to_save)?;
                         if prune {
                             store::prune(tx, now - awards_ttl.max(7 * DAY_MS), now - SNAPSHOT_KEEP_DAYS * DAY_MS)?;
+                            store::prune_badge_days(tx, &store::utc_day(now - store::BADGE_DAYS_KEPT * DAY_MS))?;
                         }
-                        let mut history = HashMap::new();
+                        let (mut history, mut days) = (HashMap::new(), HashMap::new());
                         for id in ids {
                             history.insert(id, store::snapshots(tx, id, since)?);
+                            days.insert(id, store::badge_days(tx, id, &week_start)?);
                         }
-                        Ok(history)
+                        Ok((history, days))
                     })
                     .await;
                 let mut f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
                 match saved {
-                    Ok(history) => {
+                    Ok((history, days)) => {
                         let n = rows.len();
                         f.ids = if self.config.badges.tracked.is_empty() {
                             rows.iter().map(|r| r.badge_id).collect()
@@ -332,6 +338,7 @@ impl Roblox {
                             self.config.badges.tracked.clone()
                         };
                         f.history = history;
+                        f.days = days;
                         f.rows = rows;
                         f.last_success_ms = Some(now);
                         f.error = None;
@@ -508,7 +515,12 @@ mod tests {
         let rows = vec![row(1, 1000, 0.5), row(2, 50, 0.004)];
         let history =
             HashMap::from([(1, vec![(8 * DAY_MS, 800, 90), (9 * DAY_MS, 900, 100), (10 * DAY_MS, 1000, 40)])]);
-        let a = answer(&[1, 2, 3], &rows, &history, Some(10 * DAY_MS), None, 60, 10 * DAY_MS + 1000);
+        let point = |date: &str, total, past_day| HistoryPoint { date: date.into(), awarded_count: total, past_day };
+        let days = HashMap::from([(
+            1,
+            vec![point("1970-01-09", 800, 90), point("1970-01-10", 900, 100), point("1970-01-11", 1000, 40)],
+        )]);
+        let a = answer(&[1, 2, 3], &rows, &history, &days, Some(10 * DAY_MS), None, 60, 10 * DAY_MS + 1000);
         assert_eq!((a.total_tracked, a.badges.len(), a.global_stats.total_awarded), (3, 2, 1050));
         assert_eq!(a.global_stats.most_popular.as_deref(), Some("B1"));
         assert_eq!(a.global_stats.rarest.as_deref(), Some("B2"));
@@ -522,10 +534,12 @@ mod tests {
             (&serde_json::json!("medium"), &serde_json::json!("Moderate"))
         );
         assert_eq!(a.badges[0].history.len(), 3);
+        assert!(a.badges[1].history.is_empty(), "no days stored: no chart");
         assert!(!a.stale);
-        let later = answer(&[1, 2], &rows, &history, Some(10 * DAY_MS), Some("Roblox down"), 60, 10 * DAY_MS + 1000);
+        let later =
+            answer(&[1, 2], &rows, &history, &days, Some(10 * DAY_MS), Some("Roblox down"), 60, 10 * DAY_MS + 1000);
         assert!(later.stale && later.error.as_deref() == Some("Roblox down"));
-        let old = answer(&[1], &rows, &history, Some(10 * DAY_MS), None, 60, 11 * DAY_MS);
+        let old = answer(&[1], &rows, &history, &days, Some(10 * DAY_MS), None, 60, 11 * DAY_MS);
         assert!(old.stale, "figures a day old are stale");
     }
 }

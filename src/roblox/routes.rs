@@ -77,6 +77,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: RobloxState) -> Router<S>
         .route("/api/discord-bot/check/{username}", get(quick_check))
         .route("/api/discord-bot/test", get(test))
         .route("/api/badge-monitor", get(badge_monitor))
+        .route("/api/badge-monitor/history", get(super::history::all_history))
+        .route("/api/badge-monitor/{badgeId}/history", get(super::history::badge_history))
         .merge(keyed)
         .with_state(Arc::new(state))
 }

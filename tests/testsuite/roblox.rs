@@ -669,3 +669,93 @@ async fn the_public_key_limits_lookups_that_ask_roblox_per_address_to_a_share_of
     let (status, _, _) = newgen(&server, &key, "no!such!name").await;
     assert_eq!(status, 400, "a bad name is refused as such, uncounted");
 }
+
+/// The UTC day `back` days before today, `YYYY-MM-DD`.
+fn utc_day_before(back: i64) -> String {
+    let at = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(24 * back);
+    at.to_zoned(jiff::tz::TimeZone::UTC).date().to_string()
+}
+
+#[tokio::test]
+async fn the_badge_history_keeps_a_row_a_day_and_answers_json_and_csv() {
+    let fake = FakeRoblox::start();
+    let setup = roblox_site(
+        &fake,
+        &[("tracked = []", "tracked = [2124001, 2124002]"), ("badge_monitor_secs = 60", "badge_monitor_secs = 1")],
+        &[],
+    );
+    let server = setup.start();
+    poll_until(&server, "two badges", |b| b["badges"].as_array().is_some_and(|a| a.len() == 2)).await;
+    // Days the poller wrote before this run: yesterday (the best day by far), 40 days and 500
+    // days ago (older than the 30 and 365-day ranges).
+    let db = rusqlite::Connection::open(server.data_dir.join("fanhub.db")).unwrap();
+    for (back, awarded, total) in [(1, 9_999_999, 5_000), (40, 50, 4_000), (500, 7, 1_000)] {
+        db.execute(
+            "INSERT INTO badge_days (badge_id, day, awarded, total, taken_at) VALUES (2124001, ?1, ?2, ?3, 0)",
+            rusqlite::params![utc_day_before(back), awarded, total],
+        )
+        .unwrap();
+    }
+    let today = utc_day_before(0);
+
+    let (status, headers, body) = get(&server, "/api/badge-monitor/history").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(headers["cache-control"].to_str().unwrap().starts_with("public, max-age=0, s-maxage="), "{headers:?}");
+    assert!(headers["content-type"].to_str().unwrap().starts_with("application/json"));
+    assert_eq!((body["days"].as_u64(), body["to"].as_str()), (Some(30), Some(today.as_str())), "{body}");
+    assert_eq!(body["from"], utc_day_before(29));
+    let ids: Vec<u64> = body["badges"].as_array().unwrap().iter().map(|b| b["badgeId"].as_u64().unwrap()).collect();
+    assert_eq!(ids, [2124001, 2124002], "the monitor's badges, in its order");
+    let first = &body["badges"][0];
+    let days: Vec<&str> = first["days"].as_array().unwrap().iter().map(|d| d["date"].as_str().unwrap()).collect();
+    assert_eq!(days, [utc_day_before(1), today.clone()], "30 days: yesterday and today's polls; {first}");
+    assert_eq!(first["since"], utc_day_before(500), "since: the first day held, whatever the range");
+    assert_eq!(first["bestDay"]["date"], utc_day_before(1));
+    assert_eq!(first["bestDay"]["pastDay"], 9_999_999);
+    assert!(first["name"].as_str().is_some_and(|n| !n.is_empty()));
+    let second = &body["badges"][1];
+    assert_eq!(second["since"], today, "written by the polls of this run");
+
+    let (_, _, year) = get(&server, "/api/badge-monitor/2124001/history?days=365").await;
+    let days: Vec<&str> =
+        year["badges"][0]["days"].as_array().unwrap().iter().map(|d| d["date"].as_str().unwrap()).collect();
+    assert_eq!(days, [utc_day_before(40), utc_day_before(1), today.clone()], "{year}");
+    assert_eq!(year["badges"].as_array().unwrap().len(), 1);
+
+    let res = client().get(server.url("/api/badge-monitor/2124001/history?days=7&format=csv")).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    let disposition = res.headers()["content-disposition"].to_str().unwrap().to_string();
+    assert!(disposition.starts_with("attachment; filename=\"badge-2124001-history-7d-"), "{disposition}");
+    let etag = res.headers()["etag"].clone();
+    let csv = res.text().await.unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "badge_id,badge_name,date,awarded_past_day,awarded_total");
+    assert_eq!(lines.len(), 3, "yesterday and today: {csv}");
+    assert!(
+        lines[1].starts_with("2124001,\"") && lines[1].ends_with(&format!(",{},9999999,5000", utc_day_before(1))),
+        "{csv}"
+    );
+    let res = client()
+        .get(server.url("/api/badge-monitor/2124001/history?days=7&format=csv"))
+        .header("if-none-match", etag)
+        .send()
+        .await
+        .unwrap();
+    assert!(matches!(res.status().as_u16(), 200 | 304), "304 unless a poll changed today's row meanwhile");
+
+    for (path, field) in [
+        ("/api/badge-monitor/history?days=0", "days"),
+        ("/api/badge-monitor/history?days=401", "days"),
+        ("/api/badge-monitor/history?days=ten", "days"),
+        ("/api/badge-monitor/history?format=xml", "format"),
+    ] {
+        let (status, _, body) = get(&server, path).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(body["fields"][field].as_str().is_some_and(|s| s.starts_with(field)), "{path}: {body}");
+    }
+    let (status, _, body) = get(&server, "/api/badge-monitor/999/history").await;
+    assert_error_shape(status, &body, 404);
+    let (status, _, body) = get(&server, "/api/badge-monitor/not-a-badge/history").await;
+    assert_error_shape(status, &body, 400);
+}

@@ -36,6 +36,18 @@ function openRoblox(env, vp, pathname, setup) {
   });
 }
 
+/** The monitor's answer once the poller has measured the badges, and the page refreshed to show them. */
+async function measuredMonitor(env, page) {
+  const api = await eventually(async () => {
+    const a = await env.api('/api/badge-monitor');
+    assert.ok(a.lastUpdated && a.badges.length > 0, 'the poller has measured the badges');
+    return a;
+  }, { timeout: 15_000 });
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await eventually(async () => assert.equal(await page.getByTestId('badge-card').count(), api.badges.length));
+  return api;
+}
+
 /** GET with the site's public key, as the page sends it. */
 async function newgenApi(env, username) {
   const site = await env.api('/api/site');
@@ -191,13 +203,7 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
         await p.clock.install();
         p.on('request', (r) => new URL(r.url()).pathname === '/api/badge-monitor' && monitorCalls.push(r.url()));
       });
-      const api = await eventually(async () => {
-        const a = await env.api('/api/badge-monitor');
-        assert.ok(a.lastUpdated && a.badges.length > 0, 'the poller has measured the badges');
-        return a;
-      }, { timeout: 15_000 });
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      await eventually(async () => assert.equal(await page.getByTestId('badge-card').count(), api.badges.length));
+      const api = await measuredMonitor(env, page);
       assert.equal((await page.getByTestId('total-tracked').innerText()).trim(), String(api.totalTracked));
       assert.equal((await page.getByTestId('most-popular').innerText()).trim(), api.globalStats.mostPopular);
       assert.equal((await page.getByTestId('rarest').innerText()).trim(), api.globalStats.rarest);
@@ -262,6 +268,39 @@ describe('roblox pages (fake Roblox, with a cookie: award dates readable)', () =
       await page.getByRole('button', { name: 'Refresh' }).click();
       await eventually(async () => assert.equal(monitorCalls.length, before + 1));
       await assertNoHorizontalOverflow(page);
+      env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
+    });
+
+    it(`badge monitor: a longer range asks the server for its days; the CSV downloads (${vp})`, async () => {
+      const historyCalls = [];
+      const page = await openRoblox(env, vp, '/badge-monitor', async (p) => {
+        p.on('request', (r) => new URL(r.url()).pathname === '/api/badge-monitor/history' && historyCalls.push(new URL(r.url()).search));
+      });
+      const api = await measuredMonitor(env, page);
+      assert.deepEqual(historyCalls, [], '7 days come with the monitor itself');
+      const week = page.getByRole('button', { name: '7 days' });
+      assert.equal(await week.getAttribute('aria-pressed'), 'true');
+
+      await page.getByRole('button', { name: '1 year' }).click();
+      await eventually(async () => assert.deepEqual(historyCalls, ['?days=365']));
+      const history = await env.api('/api/badge-monitor/history?days=365');
+      const first = history.badges[0];
+      assert.equal(first.badgeId, api.badges[0].badgeId);
+      assert.equal(first.days.length, 1, 'a fresh server has recorded today');
+      const card = page.locator(`[data-testid="badge-card"][data-badge-id="${first.badgeId}"]`);
+      const day = new Date(`${first.days[0].date}T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+      await eventually(async () => assert.match(await card.getByTestId('history-since').innerText(), new RegExp(`^Recording since ${day}: `)));
+      await axeClean(page, `badge monitor, one year (${vp})`);
+      await assertNoHorizontalOverflow(page);
+
+      const link = page.getByTestId('download-history');
+      assert.equal(await link.getAttribute('href'), '/api/badge-monitor/history?days=365&format=csv');
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      assert.match(download.suggestedFilename(), /^badge-history-365d-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = await (await env.fetch('/api/badge-monitor/history?days=365&format=csv')).text();
+      const lines = csv.trim().split('\r\n');
+      assert.equal(lines[0], 'badge_id,badge_name,date,awarded_past_day,awarded_total');
+      assert.equal(lines.length, 1 + history.badges.reduce((n, b) => n + b.days.length, 0), 'a row per badge and day');
       env.assertNoConsoleErrors(page, { allow: [CDN_MISS] });
     });
 

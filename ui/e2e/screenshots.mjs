@@ -4,6 +4,7 @@
 // builds the binary first; the server, the fake Roblox and Chromium are the e2e harness's.
 //
 //   FANHUB_BIN=... node e2e/screenshots.mjs [--only SUBSTRING] [--widths 1440,390] [--themes light]
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,6 +110,15 @@ async function main() {
         await shot(page, 'state-newgen-result', width, theme);
         await page.context().close();
 
+        // The badge monitor over a year: a year of days written into the database before the page opens
+        // (the look of a site that has run that long; a fresh one has today only).
+        if (width === SHOWN_WIDTHS[0] && theme === THEMES[0]) seedBadgeYear(dataDir);
+        page = await open(width, theme, '/badge-monitor');
+        await page.getByRole('button', { name: '1 year' }).click().catch(() => {});
+        await page.getByTestId('history-chart').first().waitFor({ state: 'visible' }).catch(() => {});
+        await shot(page, 'state-badge-year', width, theme);
+        await page.context().close();
+
         // A guide open.
         page = await open(width, theme, '/guides');
         // "Read more" opens the reading view (and puts ?guide=ID in the address).
@@ -184,3 +194,22 @@ async function main() {
 }
 
 await main();
+
+/** Writes 365 days of figures for every badge the monitor holds, ending yesterday (a poll writes today). */
+function seedBadgeYear(dataDir) {
+  const script = `
+import sqlite3, sys, math, datetime
+db = sqlite3.connect(sys.argv[1])
+ids = [r[0] for r in db.execute("SELECT badge_id FROM badge_info")]
+today = datetime.datetime.now(datetime.timezone.utc).date()
+for n, badge in enumerate(ids):
+    total = 100000 * (n + 1)
+    for back in range(365, 0, -1):
+        day = today - datetime.timedelta(days=back)
+        awarded = int(400 + 250 * math.sin(back / 9 + n) + (2500 if back == 40 + 11 * n else 0))
+        total += awarded
+        db.execute("INSERT OR REPLACE INTO badge_days (badge_id, day, awarded, total, taken_at) VALUES (?, ?, ?, ?, 0)", (badge, day.isoformat(), awarded, total))
+db.commit()
+`;
+  execFileSync('python3', ['-c', script, path.join(dataDir, 'fanhub.db')]);
+}

@@ -24,3 +24,35 @@ export function historyDayCount(points: readonly BadgeHistoryPoint[]): number {
 export function weekAverageKnown(points: readonly BadgeHistoryPoint[] | null | undefined): boolean {
   return points == null || historyDayCount(points) >= WEEK_AVERAGE_MIN_DAYS;
 }
+
+/** The chart's ranges, in days, and how the page names them. */
+export const HISTORY_RANGES = [
+  { days: 7, label: '7 days' },
+  { days: 30, label: '30 days' },
+  { days: 90, label: '90 days' },
+  { days: 365, label: '1 year' },
+] as const;
+
+export type HistoryRange = (typeof HISTORY_RANGES)[number]['days'];
+
+/** The monitored badges' days over `days` days, as JSON or (for a download) CSV. */
+export function historyUrl(days: number, format: 'json' | 'csv' = 'json'): string {
+  return `/api/badge-monitor/history?days=${days}${format === 'csv' ? '&format=csv' : ''}`;
+}
+
+/** The day with the most awards (the first of equals), or null without a measured day. */
+export function bestDay<T extends { date: string; pastDay: number }>(points: readonly T[]): T | null {
+  let best: T | null = null;
+  for (const p of points) if (best === null || p.pastDay > best.pastDay) best = p;
+  return best;
+}
+
+/** Bars of a long range as one SVG path (hundreds of bars as one element, not one each). */
+export function barsPath(bars: readonly { x: number; y: number; width: number; height: number }[]): string {
+  return bars
+    .filter((b) => b.height > 0)
+    .map((b) => `M${round(b.x)} ${round(b.y)}h${round(b.width)}v${round(b.height)}h${round(-b.width)}z`)
+    .join('');
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;

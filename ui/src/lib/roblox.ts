@@ -16,6 +16,9 @@ export type Generation = Schemas['GenerationCode'];
 export type Rarity = Schemas['Rarity'];
 /** One day of a badge's award history (the server's stored snapshots; days without a snapshot are absent). */
 export type BadgeHistoryPoint = Schemas['HistoryPoint'];
+/** `GET /api/badge-monitor/history`: each monitored badge's days over a range. */
+export type BadgeHistoryAnswer = Schemas['BadgeHistoryAnswer'];
+export type BadgeHistory = Schemas['BadgeHistory'];
 
 /** A day of the chart: its awards, or null when no snapshot was stored that day. */
 export interface ChartDay {
@@ -240,9 +243,18 @@ export function chartBars(days: readonly ChartDay[], width: number, height: numb
   });
 }
 
-/** The chart's text alternative: each day's count in words. */
+/** Ranges longer than this are described in a sentence, not day by day. */
+const DESCRIBED_DAY_BY_DAY = 31;
+
+/** The chart's text alternative: each day's count in words (a long range: its measured days and best day). */
 export function chartDescription(days: readonly ChartDay[]): string {
   if (days.length === 0) return 'No award history recorded yet';
+  if (days.length > DESCRIBED_DAY_BY_DAY) {
+    const measured = days.filter((d) => d.awarded !== null);
+    const best = measured.reduce<ChartDay | null>((b, d) => (b === null || (d.awarded ?? 0) > (b.awarded ?? 0) ? d : b), null);
+    const bestText = best ? `; the most on ${formatDay(best.date)}: ${(best.awarded ?? 0).toLocaleString('en-US')}` : '';
+    return `Awards per day, last ${days.length} days from ${formatDay(days[0].date)} to ${formatDay(days[days.length - 1].date)}: ${measured.length} days measured${bestText}`;
+  }
   const parts = days.map((p) => `${formatDay(p.date)}: ${p.awarded === null ? 'not measured' : p.awarded.toLocaleString('en-US')}`);
   return `Awards per day, last ${days.length} ${days.length === 1 ? 'day' : 'days'}: ${parts.join('; ')}`;
 }

@@ -40,6 +40,44 @@ describe('/badge-monitor', () => {
     expect(screen.queryByTestId('stale-notice')).toBeNull();
   });
 
+  it('a longer range asks for its history once, draws it with the best day and since when, and offers it as CSV', async () => {
+    const days = Array.from({ length: 20 }, (_, i) => ({
+      date: new Date(Date.UTC(2026, 10, 8 + i)).toISOString().slice(0, 10),
+      awardedCount: 1000 + i,
+      pastDay: i === 4 ? 900 : 10 + i,
+    }));
+    const api = mockApi({
+      '/api/badge-monitor': monitorResponse(),
+      '/api/badge-monitor/history?days=30': {
+        success: true,
+        days: 30,
+        from: '2026-10-29',
+        to: '2026-11-27',
+        badges: [{ badgeId: 101, name: 'Welcome', since: '2026-03-01', bestDay: days[4], days }],
+      },
+      '/api/badge-monitor/history?days=90': { status: 500, body: { error: 'Database is busy' } },
+    });
+    renderWithClient(<BadgeMonitor />);
+    await screen.findAllByTestId('badge-card');
+    const download = screen.getByTestId('download-history') as HTMLAnchorElement;
+    expect(download.getAttribute('href')).toBe('/api/badge-monitor/history?days=7&format=csv');
+    expect(api.calls.some((c) => c.path.startsWith('/api/badge-monitor/history'))).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: '30 days' }));
+    expect(screen.getByRole('button', { name: '30 days' }).getAttribute('aria-pressed')).toBe('true');
+    expect(download.getAttribute('href')).toBe('/api/badge-monitor/history?days=30&format=csv');
+    const [first, second] = screen.getAllByTestId('badge-card');
+    await waitFor(() => expect(first.querySelector('[data-testid="history-chart"]')?.getAttribute('data-days')).toBe('30'));
+    expect(first.querySelectorAll('svg rect')).toHaveLength(20);
+    expect(first.querySelector('[data-testid="best-day"]')!.textContent).toBe('Best day: Nov 12, 2026, 900 awarded');
+    expect(first.querySelector('[data-testid="recorded-since"]')!.textContent).toBe('Recorded since Mar 1, 2026');
+    expect(second.querySelector('[data-testid="history-unavailable"]')!.textContent).toBe('No history recorded for this badge yet.');
+    expect(api.callsTo('GET', '/api/badge-monitor/history?days=30')).toHaveLength(1);
+
+    fireEvent.click(screen.getByRole('button', { name: '90 days' }));
+    await waitFor(() => expect(first.querySelector('[data-testid="history-unavailable"]')!.textContent).toContain('The 90-day history could not be loaded (Database is busy'));
+  });
+
   it('with one recorded day says since when it records and shows the weekly average as not yet known', async () => {
     const badge = monitoredBadge({ dailyStats: { today: 40, weekAverage: 40 }, history: [{ date: '2026-11-27', awardedCount: 500, pastDay: 40 }] });
     mockApi({ '/api/badge-monitor': monitorResponse({ badges: [badge], totalTracked: 1 }) });

@@ -1,16 +1,25 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, Award, RefreshCw, Search, TrendingUp } from 'lucide-react';
-import { BadgeCard } from '../components/roblox/BadgeCard';
+import { AlertTriangle, Award, Download, RefreshCw, Search, TrendingUp } from 'lucide-react';
+import { BadgeCard, type ChartRange } from '../components/roblox/BadgeCard';
 import { Card } from '../components/ui/Card';
 import { Input, Label } from '../components/ui/Input';
 import { Switch } from '../components/ui/Switch';
 import { Button } from '../components/ui/Button';
 import { StatePanel } from '../components/ui/StatePanel';
 import { errorSentence } from '../lib/api';
+import { HISTORY_RANGES, historyUrl, type HistoryRange } from '../lib/badgeHistory';
 import { abbreviateCount } from '../lib/format';
 import { POLL } from '../lib/queryClient';
-import { BADGE_MONITOR_QUERY, badgeRefName, filterBadges, formatMoment, type BadgeMonitorResponse } from '../lib/roblox';
+import {
+  BADGE_MONITOR_QUERY,
+  badgeRefName,
+  filterBadges,
+  formatMoment,
+  type BadgeHistoryAnswer,
+  type BadgeMonitorResponse,
+  type MonitoredBadge,
+} from '../lib/roblox';
 
 function Summary({ label, value, title, testId }: { label: string; value: string; title?: string; testId: string }) {
   return (
@@ -23,9 +32,53 @@ function Summary({ label, value, title, testId }: { label: string; value: string
   );
 }
 
+/** The chart range picker and the download of the range's figures. */
+function RangeControls({ range, onChange }: { range: HistoryRange; onChange: (days: HistoryRange) => void }) {
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div>
+        <p id="chart-range-label" className="text-sm font-medium text-slate-200">
+          Chart
+        </p>
+        <div role="group" aria-labelledby="chart-range-label" className="mt-1.5 inline-flex rounded-lg border border-slate-700 p-0.5" data-testid="chart-range">
+          {HISTORY_RANGES.map((r) => (
+            <button
+              key={r.days}
+              type="button"
+              aria-pressed={range === r.days}
+              onClick={() => onChange(r.days)}
+              className={`min-h-9 rounded-md px-3 text-sm font-medium transition-colors focus-visible:outline focus-visible:outline-2 focus-visible:outline-violet-400 ${
+                range === r.days ? 'bg-violet-600 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white'
+              }`}
+            >
+              {r.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      <a
+        href={historyUrl(range, 'csv')}
+        download
+        className="inline-flex min-h-10 items-center gap-2 rounded-lg border border-slate-700 px-3 text-sm font-medium text-slate-200 hover:bg-slate-800 hover:text-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-violet-400"
+        data-testid="download-history"
+      >
+        <Download className="h-4 w-4" aria-hidden="true" />
+        Download CSV<span className="sr-only"> of the last {range} days</span>
+      </a>
+    </div>
+  );
+}
+
 export default function BadgeMonitor() {
   const [autoRefresh, setAutoRefresh] = useState(true);
   const [search, setSearch] = useState('');
+  const [range, setRange] = useState<HistoryRange>(7);
+  // 7 days come with the monitor's own answer; a longer range is asked for when chosen.
+  const history = useQuery<BadgeHistoryAnswer>({
+    queryKey: [historyUrl(range)],
+    enabled: range !== 7,
+    staleTime: POLL.badgeMonitor,
+  });
   const monitor = useQuery<BadgeMonitorResponse>({
     queryKey: BADGE_MONITOR_QUERY,
     // Polled every 30 s while Auto Refresh is on (the server answers from memory, 304 when unchanged).
@@ -35,6 +88,12 @@ export default function BadgeMonitor() {
   const data = monitor.data;
   const badges = data ? filterBadges(data.badges, search) : [];
   const staleAt = data?.stale ? (data.lastUpdated ?? null) : null;
+  const chartRange = (badge: MonitoredBadge): ChartRange => {
+    if (range === 7) return { days: 7 };
+    if (history.data) return { days: range, history: history.data.badges.find((h) => h.badgeId === badge.badgeId) ?? null };
+    if (history.isError) return { days: range, unavailable: `The ${range}-day history could not be loaded (${errorSentence(history.error, 'no answer')}).` };
+    return { days: range, unavailable: `Loading ${range} days...` };
+  };
 
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
@@ -123,7 +182,8 @@ export default function BadgeMonitor() {
           />
         ) : (
           <>
-            <div className="mb-6 max-w-md">
+            <div className="mb-6 flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+            <div className="w-full max-w-md">
               <Label htmlFor="badge-search">Search badges</Label>
               <div className="relative mt-1.5">
                 <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
@@ -138,6 +198,8 @@ export default function BadgeMonitor() {
                 />
               </div>
             </div>
+            <RangeControls range={range} onChange={setRange} />
+            </div>
 
             {data.badges.length === 0 ? (
               <StatePanel icon={TrendingUp} tone="empty" title="No badges tracked" text="This site tracks no badges yet." />
@@ -146,7 +208,7 @@ export default function BadgeMonitor() {
             ) : (
               <div className="grid items-start gap-4 md:grid-cols-2 lg:grid-cols-3">
                 {badges.map((b) => (
-                  <BadgeCard key={b.badgeId} badge={b} staleAt={staleAt} />
+                  <BadgeCard key={b.badgeId} badge={b} staleAt={staleAt} range={chartRange(b)} />
                 ))}
               </div>
             )}

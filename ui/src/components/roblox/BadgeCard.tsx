@@ -1,7 +1,7 @@
 import { Award } from 'lucide-react';
 import { weekAverageKnown, WEEK_AVERAGE_MIN_DAYS } from '../../lib/badgeHistory';
 import { abbreviateCount } from '../../lib/format';
-import { formatMoment, type MonitoredBadge } from '../../lib/roblox';
+import { formatMoment, type BadgeHistory, type MonitoredBadge } from '../../lib/roblox';
 import { FallbackImage } from './FallbackImage';
 import { HistoryChart } from './HistoryChart';
 import { RarityBadge } from './labels';
@@ -24,8 +24,16 @@ function Figure({ label, value, exact, unknownNote }: { label: string; value: nu
   );
 }
 
-/** One tracked badge: image, name, ID, rarity, description, total / today / weekly average and the 7-day chart. */
-export function BadgeCard({ badge, staleAt }: { badge: MonitoredBadge; staleAt: string | null }) {
+/** The chart's range: 7 days from the monitor's own answer, longer ones from the history (null while it loads or failed). */
+export interface ChartRange {
+  days: number;
+  history?: BadgeHistory | null;
+  /** Why the longer range is not drawn (loading, or the server's error). */
+  unavailable?: string;
+}
+
+/** One tracked badge: image, name, ID, rarity, description, total / today / weekly average and the chart of its range. */
+export function BadgeCard({ badge, staleAt, range = { days: 7 } }: { badge: MonitoredBadge; staleAt: string | null; range?: ChartRange }) {
   const headingId = `badge-${badge.badgeId}-name`;
   return (
     <article
@@ -69,7 +77,20 @@ export function BadgeCard({ badge, staleAt }: { badge: MonitoredBadge; staleAt: 
             Figures as of {formatMoment(staleAt)}
           </p>
         )}
-        {badge.history && <HistoryChart points={badge.history} label={`${badge.name}: awards in the last 7 days`} />}
+        {range.days === 7 ? (
+          badge.history && <HistoryChart points={badge.history} label={`${badge.name}: awards in the last 7 days`} />
+        ) : range.history ? (
+          <HistoryChart
+            points={range.history.days}
+            days={range.days}
+            since={range.history.since}
+            label={`${badge.name}: awards in the last ${range.days} days`}
+          />
+        ) : (
+          <p className="text-xs text-slate-400" data-testid="history-unavailable">
+            {range.unavailable ?? 'No history recorded for this badge yet.'}
+          </p>
+        )}
     </article>
   );
 }

@@ -1,6 +1,9 @@
 //! The Roblox tables (migration 0005): the persisted lookup cache, `players`, and the badge
 //! monitor's figures and snapshots.
 
+mod badge_days;
+pub use badge_days::{BADGE_DAYS_KEPT, badge_days, first_badge_day, prune_badge_days, record_day, utc_day};
+
 use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
@@ -338,7 +341,7 @@ pub struct BadgeRow {
     pub updated_at: i64,
 }
 
-/// Saves one poll: the latest figures and a snapshot per badge.
+/// Saves one poll: the latest figures, a snapshot per badge and its day's figures.
 pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> {
     let mut info = tx.prepare_cached(
         "INSERT INTO badge_info (badge_id, name, description, image_url, win_rate, awarded_count, past_day, updated_at,
@@ -365,6 +368,7 @@ pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> 
             (!b.image_fallbacks.is_empty()).then(|| serde_json::to_string(&b.image_fallbacks).unwrap_or_default()),
         ])?;
         snap.execute(params![b.badge_id as i64, b.updated_at, b.awarded_count, b.past_day])?;
+        record_day(tx, b.badge_id, b.updated_at, b.awarded_count, b.past_day)?;
     }
     Ok(())
 }

@@ -1,0 +1,83 @@
+//! Each monitored badge's figures per UTC day, kept [`BADGE_DAYS_KEPT`] days: every poll writes
+//! its day's row (the day's last poll wins), the monitor's charts and the history downloads read
+//! them. The snapshots of every poll are kept only 35 days; these rows are one per badge per day.
+
+use rusqlite::{Connection, Transaction, params};
+
+use crate::error::ApiError;
+use crate::roblox::monitor::HistoryPoint;
+
+/// Days of daily figures kept (a year and a month to compare it with).
+pub const BADGE_DAYS_KEPT: i64 = 400;
+
+/// The UTC day of an instant (ms since the epoch), `YYYY-MM-DD`.
+pub fn utc_day(ms: i64) -> String {
+    crate::db::rfc3339(ms).chars().take(10).collect()
+}
+
+/// Records one poll of a badge as its day's figures: `total` awarded so far, `awarded` in the 24
+/// hours before (Roblox's figure). A later poll of the same day replaces an earlier one.
+pub fn record_day(tx: &Transaction, badge_id: u64, taken_at: i64, total: i64, awarded: i64) -> Result<(), ApiError> {
+    tx.prepare_cached(
+        "INSERT INTO badge_days (badge_id, day, awarded, total, taken_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (badge_id, day) DO UPDATE SET awarded = excluded.awarded, total = excluded.total,
+            taken_at = excluded.taken_at
+         WHERE excluded.taken_at >= badge_days.taken_at",
+    )?
+    .execute(params![badge_id as i64, utc_day(taken_at), awarded, total, taken_at])?;
+    Ok(())
+}
+
+/// The days of `badge_id` from `since_day` on, oldest first.
+pub fn badge_days(conn: &Connection, badge_id: u64, since_day: &str) -> Result<Vec<HistoryPoint>, ApiError> {
+    let mut stmt = conn
+        .prepare_cached("SELECT day, total, awarded FROM badge_days WHERE badge_id = ?1 AND day >= ?2 ORDER BY day")?;
+    let rows = stmt.query_map(params![badge_id as i64, since_day], |r| {
+        Ok(HistoryPoint { date: r.get(0)?, awarded_count: r.get(1)?, past_day: r.get(2)? })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The first day with figures for `badge_id` (what "since" a chart can say), if any.
+pub fn first_badge_day(conn: &Connection, badge_id: u64) -> Result<Option<String>, ApiError> {
+    Ok(conn
+        .prepare_cached("SELECT MIN(day) FROM badge_days WHERE badge_id = ?1")?
+        .query_row([badge_id as i64], |r| r.get(0))?)
+}
+
+/// Drops the days before `before_day`.
+pub fn prune_badge_days(tx: &Transaction, before_day: &str) -> Result<usize, ApiError> {
+    Ok(tx.execute("DELETE FROM badge_days WHERE day < ?1", [before_day])?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY_MS: i64 = 86_400_000;
+
+    #[test]
+    fn a_day_keeps_its_last_poll_and_days_read_back_in_order() {
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let tx = conn.transaction().unwrap();
+        let day2 = 20_000 * DAY_MS;
+        record_day(&tx, 7, day2 + 1000, 500, 40).unwrap();
+        record_day(&tx, 7, day2 + 9000, 520, 45).unwrap();
+        record_day(&tx, 7, day2 + 5000, 510, 42).unwrap(); // a late write of an earlier poll loses
+        record_day(&tx, 7, day2 - DAY_MS + 10, 300, 30).unwrap();
+        record_day(&tx, 8, day2, 1, 1).unwrap();
+        let days = badge_days(&tx, 7, "1970-01-01").unwrap();
+        assert_eq!(days.len(), 2);
+        assert_eq!(
+            (days[0].date.as_str(), days[0].awarded_count, days[0].past_day),
+            (utc_day(day2 - DAY_MS).as_str(), 300, 30)
+        );
+        assert_eq!((days[1].date.as_str(), days[1].awarded_count, days[1].past_day), (utc_day(day2).as_str(), 520, 45));
+        assert_eq!(badge_days(&tx, 7, &utc_day(day2)).unwrap().len(), 1, "from a day on");
+        assert_eq!(first_badge_day(&tx, 7).unwrap(), Some(utc_day(day2 - DAY_MS)));
+        assert_eq!(first_badge_day(&tx, 9).unwrap(), None);
+        assert_eq!(prune_badge_days(&tx, &utc_day(day2)).unwrap(), 1);
+        assert_eq!(first_badge_day(&tx, 7).unwrap(), Some(utc_day(day2)));
+        assert_eq!(utc_day(day2), "2024-10-04");
+    }
+}
