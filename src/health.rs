@@ -21,6 +21,7 @@ pub struct Health {
     pub status: &'static str,
     pub version: &'static str,
     pub build: String,
+    #[schema(format = DateTime)]
     pub started_at: String,
     #[schema(schema_with = database_values)]
     pub database: &'static str,
@@ -58,7 +59,7 @@ impl HealthCheck {
             status: if database_ok && !disk_full { "ok" } else { "degraded" },
             version: env!("CARGO_PKG_VERSION"),
             build: self.build_id.clone(),
-            started_at: self.started_at.to_string(),
+            started_at: crate::time::timestamp_text(self.started_at),
             database: if database_ok { "ok" } else { "error" },
             disk: if disk_full { "full" } else { "ok" },
         }

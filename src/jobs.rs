@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use jiff::Timestamp;
 use serde::Serialize;
 
 /// Wakes a background task early (e.g. to rebuild figures after a change); handed to whoever
@@ -193,7 +192,7 @@ impl Jobs {
         t.failed_calls += 1;
         t.failing = true;
         t.last_error = Some(error.clone());
-        t.last_error_at = Some(Timestamp::now().to_string());
+        t.last_error_at = Some(crate::time::now_text());
         let now = std::time::Instant::now();
         if t.last_line.is_some_and(|at| now.duration_since(at) < FAILURE_LINE_EVERY) {
             t.held_back += 1;
@@ -251,7 +250,7 @@ impl JobHandle {
     }
 
     pub fn succeeded(&self) {
-        let now = Timestamp::now().to_string();
+        let now = crate::time::now_text();
         self.jobs.update(&self.name, |s| {
             s.running = false;
             s.runs += 1;
@@ -260,7 +259,7 @@ impl JobHandle {
     }
 
     pub fn failed(&self, error: impl std::fmt::Display) {
-        let now = Timestamp::now().to_string();
+        let now = crate::time::now_text();
         let error = error.to_string();
         self.jobs.update(&self.name, |s| {
             s.running = false;

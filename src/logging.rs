@@ -20,6 +20,7 @@ const CAPACITY: usize = 500;
 #[serde(rename_all = "camelCase")]
 pub struct LogRecord {
     pub id: u64,
+    #[schema(format = DateTime)]
     pub timestamp: String,
     #[schema(schema_with = level_values)]
     pub level: &'static str,
@@ -83,7 +84,7 @@ impl LogBuffer {
         };
         let record = LogRecord {
             id: self.0.next_id.fetch_add(1, Ordering::Relaxed) + 1,
-            timestamp: jiff::Timestamp::now().to_string(),
+            timestamp: crate::time::now_text(),
             level: level_name,
             target: target.to_string(),
             message,

@@ -207,6 +207,22 @@ fn complete(doc: &mut Value) {
         for method in METHODS {
             if let Some(op) = item.get_mut(method) {
                 complete_operation(path, method, op);
+                mark_binary_bodies(op);
+            }
+        }
+    }
+}
+
+/// A body that is not text (an image, a backup archive) is bytes: `format: binary`, so a generated
+/// client reads bytes instead of decoding text.
+fn mark_binary_bodies(op: &mut Value) {
+    let Some(responses) = op["responses"].as_object_mut() else { return };
+    for response in responses.values_mut() {
+        let Some(content) = response.get_mut("content").and_then(Value::as_object_mut) else { continue };
+        for (media_type, body) in content.iter_mut() {
+            let text = media_type.starts_with("text/") || media_type.ends_with("json") || media_type.ends_with("xml");
+            if !text && body["schema"]["type"] == "string" {
+                body["schema"]["format"] = json!("binary");
             }
         }
     }
@@ -387,6 +403,23 @@ mod tests {
     /// The UI's API types are generated from `ui/src/lib/api/openapi.json` (openapi-typescript), so
     /// that copy must be this document: a changed answer type then breaks the UI's type check.
     /// `FANHUB_UPDATE_OPENAPI_SNAPSHOT=1` rewrites it (`scripts/openapi-types` does, then regenerates the types).
+    #[test]
+    fn downloads_are_bytes_and_instants_are_date_times() {
+        let doc = document();
+        let body =
+            |path: &str, media: &str| doc["paths"][path]["get"]["responses"]["200"]["content"][media]["schema"].clone();
+        assert_eq!(body("/uploads/{name}", "image/png")["format"], "binary");
+        assert_eq!(body("/api/admin/backups/{name}", "application/x-tar")["format"], "binary");
+        assert!(body("/api/badge-monitor/history", "text/csv")["format"].is_null(), "CSV is text");
+        assert!(body("/sitemap.xml", "application/xml")["format"].is_null(), "XML is text");
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(schemas["User"]["properties"]["createdAt"]["format"], "date-time");
+        assert_eq!(schemas["HistoryPoint"]["properties"]["date"]["format"], "date");
+        // groupId: a whole number or a string of digits, as the server takes it.
+        let group_id = &schemas["ScanRequest"]["properties"]["groupId"]["oneOf"];
+        assert_eq!((group_id[0]["type"].as_str(), group_id[1]["type"].as_str()), (Some("integer"), Some("string")));
+    }
+
     #[test]
     fn the_ui_snapshot_of_the_openapi_document_is_current() {
         let mut doc = document();

@@ -63,7 +63,7 @@ pub fn build_state(
     let build_id = bundle.build_id();
     let started_at = jiff::Timestamp::now();
     site.version.build = build_id.clone();
-    site.version.started_at = started_at.to_string();
+    site.version.started_at = crate::time::timestamp_text(started_at);
     let roblox = crate::roblox::Roblox::new(
         crate::roblox::RobloxConfig {
             api_template: options.roblox_api.clone(),

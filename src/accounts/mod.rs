@@ -38,7 +38,9 @@ pub struct User {
     #[schema(schema_with = role_values)]
     pub role: String,
     pub is_active: bool,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub last_login: Option<String>,
 }
 

@@ -189,6 +189,7 @@ pub struct LoginLog {
     username: String,
     ip_address: String,
     user_agent: String,
+    #[schema(format = DateTime)]
     timestamp: String,
     /// success, failure, suspended (a suspended account) or rate_limited.
     #[schema(schema_with = login_status_values)]

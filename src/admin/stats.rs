@@ -40,7 +40,9 @@ pub struct AdminStats {
     page_views: i64,
     page_views_today: i64,
     admin_sessions: i64,
+    #[schema(format = DateTime)]
     last_admin_access: Option<String>,
+    #[schema(format = DateTime)]
     started_at: String,
     uptime_seconds: i64,
     ads: crate::ads::store::Summary,
@@ -79,7 +81,7 @@ pub(crate) async fn stats(State(state): State<AdminStatsState>) -> Result<JsonOu
                 page_views_today: crate::stats::store::page_views_on(c, &today_key())?,
                 admin_sessions: crate::accounts::admin_keys::store::live_sessions(c, now)?,
                 last_admin_access: last_access.map(rfc3339),
-                started_at: started.to_string(),
+                started_at: crate::time::timestamp_text(started),
                 uptime_seconds: (now - started.as_millisecond()) / 1000,
                 ads: crate::ads::store::summary(c)?,
                 scans: ScanSummary { running: scans.0 as i64, total: scans.1 as i64 },

@@ -141,6 +141,7 @@ pub struct Activation {
 #[serde(rename_all = "camelCase")]
 pub struct Activated {
     success: bool,
+    #[schema(format = DateTime)]
     expires_at: String,
 }
 

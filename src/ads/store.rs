@@ -88,11 +88,14 @@ pub struct Application {
     pub status: String,
     /// Whether it is the sponsored banner running now.
     pub is_active: bool,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub reviewed_at: Option<String>,
     /// `/uploads/NAME`; null once the image of a rejected application was deleted.
     pub image_path: Option<String>,
     /// When the image of a rejected application was deleted (the audit window had passed).
+    #[schema(format = DateTime)]
     pub image_removed_at: Option<String>,
     pub premium_fullscreen: bool,
     pub fullscreen_message_type: Option<String>,

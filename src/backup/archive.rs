@@ -22,6 +22,7 @@ pub struct BackupInfo {
     pub name: String,
     pub size_bytes: u64,
     /// RFC 3339 time the backup was taken (from its name).
+    #[schema(format = DateTime)]
     pub created_at: String,
 }
 
@@ -57,7 +58,10 @@ pub fn list(dir: &Path) -> Result<Vec<BackupInfo>, String> {
         let Some(key) = parse_name(&name) else { continue };
         let Ok(meta) = entry.metadata() else { continue };
         if meta.is_file() {
-            found.push((key, BackupInfo { created_at: key.0.to_string(), name, size_bytes: meta.len() }));
+            found.push((
+                key,
+                BackupInfo { created_at: crate::time::timestamp_text(key.0), name, size_bytes: meta.len() },
+            ));
         }
     }
     found.sort_by_key(|b| std::cmp::Reverse(b.0));
@@ -133,7 +137,7 @@ pub fn write(db: &Db, data_dir: &Path, dir: &Path) -> Result<BackupInfo, String>
     std::fs::rename(&tar_tmp.0, dir.join(&name)).map_err(|e| format!("cannot rename the archive into place: {e}"))?;
     std::mem::forget(tar_tmp);
     sync_dir(dir).map_err(io)?;
-    let created_at = parse_name(&name).map(|(t, _)| t.to_string()).unwrap_or_default();
+    let created_at = parse_name(&name).map(|(t, _)| crate::time::timestamp_text(t)).unwrap_or_default();
     Ok(BackupInfo { name, size_bytes, created_at })
 }
 

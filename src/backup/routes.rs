@@ -39,6 +39,7 @@ pub struct BackupList {
     /// Where they are written on the server.
     directory: String,
     /// The backup job's last run, as reported to the jobs registry.
+    #[schema(format = DateTime)]
     last_success: Option<String>,
     last_error: Option<String>,
 }

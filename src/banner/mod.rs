@@ -27,6 +27,7 @@ pub struct Banner {
     pub text_color: String,
     pub border_color: String,
     pub advertisement_id: Option<i64>,
+    #[schema(format = DateTime)]
     pub expires_at: Option<String>,
 }
 

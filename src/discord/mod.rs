@@ -66,6 +66,7 @@ pub struct SummaryInfo {
     /// The language model's name, for `ai`.
     pub model: Option<String>,
     /// RFC 3339.
+    #[schema(format = DateTime)]
     pub generated_at: String,
     /// How many stored messages it summarised.
     pub message_count: usize,
@@ -275,7 +276,7 @@ impl Discord {
             Some(e) => status.last_error = Some(e),
             None => {
                 status.last_error = None;
-                status.last_success = Some(jiff::Timestamp::now().to_string());
+                status.last_success = Some(crate::time::now_text());
             }
         }
     }

@@ -18,6 +18,7 @@ pub struct Event {
     #[serde(rename = "type")]
     #[schema(schema_with = type_values)]
     pub kind: String,
+    #[schema(format = DateTime)]
     pub created_at: String,
     /// Depends on the type (see the API documentation).
     #[schema(value_type = Object)]

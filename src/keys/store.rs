@@ -23,6 +23,7 @@ pub struct ApiKeyView {
     pub name: String,
     /// The full key when just created; otherwise its first 12 characters.
     pub key: String,
+    #[schema(format = DateTime)]
     pub created: String,
     pub requests: i64,
     pub last_used: Option<String>,

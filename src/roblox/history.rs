@@ -45,6 +45,7 @@ pub struct BadgeHistory {
     pub badge_id: u64,
     pub name: String,
     /// The first day this site has figures for, whatever the range (null: none yet).
+    #[schema(format = Date)]
     pub since: Option<String>,
     /// The day of the range with the most awards (null when the range has no day).
     pub best_day: Option<HistoryPoint>,

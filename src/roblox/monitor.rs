@@ -64,6 +64,7 @@ pub struct DailyStats {
 #[schema(rename_all = "camelCase")]
 pub struct HistoryPoint {
     /// UTC day, YYYY-MM-DD.
+    #[schema(format = Date)]
     pub date: String,
     /// Total awarded at that day's last snapshot.
     pub awarded_count: i64,
@@ -94,6 +95,7 @@ pub struct MonitoredBadge {
     pub daily_stats: DailyStats,
     /// One point per day of the last 7 that has a snapshot, oldest first.
     pub history: Vec<HistoryPoint>,
+    #[schema(format = DateTime)]
     pub updated_at: String,
 }
 
@@ -121,6 +123,7 @@ pub struct BadgeMonitorAnswer {
     pub total_tracked: usize,
     pub global_stats: GlobalStats,
     /// When these figures were fetched from Roblox (null: never yet).
+    #[schema(format = DateTime)]
     pub last_updated: Option<String>,
     /// True when the figures are older than two poll intervals (Roblox failing or unreachable).
     pub stale: bool,

@@ -91,6 +91,7 @@ pub struct ElcBadge {
     pub badge_id: u64,
     pub description: String,
     /// RFC 3339.
+    #[schema(format = DateTime)]
     pub awarded_date: String,
 }
 
@@ -133,6 +134,7 @@ pub struct NewgenCheck {
     pub avatar_url: String,
     pub has_verified_badge: bool,
     /// The account's creation time, RFC 3339.
+    #[schema(format = DateTime)]
     pub join_date: String,
     /// Days since the join date.
     pub account_age: i64,
@@ -152,6 +154,7 @@ pub struct NewgenCheck {
     /// the legacy hosts with the site's cookie, or anonymously.
     pub roblox_sources: super::Sources,
     /// When Roblox's data was read (RFC 3339); cached answers keep their time.
+    #[schema(format = DateTime)]
     pub checked_at: String,
     /// The key of this call (always the last field: the rest of the answer is kept serialized
     /// per player, see [`newgen_check`]).
@@ -397,6 +400,7 @@ pub struct BotAnalysis {
     pub has_verified_badge: bool,
     /// Days since the join date.
     pub account_age: i64,
+    #[schema(format = DateTime)]
     pub join_date: String,
     pub description: String,
     pub is_banned: bool,
@@ -404,6 +408,7 @@ pub struct BotAnalysis {
     pub badges: BotBadges,
     /// Where the join date and the award dates were read.
     pub roblox_sources: super::Sources,
+    #[schema(format = DateTime)]
     pub checked_at: String,
 }
 
@@ -460,6 +465,7 @@ pub(crate) async fn analyze(
 #[schema(rename_all = "camelCase")]
 pub struct EarliestBadge {
     pub name: String,
+    #[schema(format = DateTime)]
     pub awarded_date: String,
 }
 
@@ -489,6 +495,7 @@ pub struct QuickCheck {
     pub earliest_badge: Option<EarliestBadge>,
     /// Where the join date and the award dates were read.
     pub roblox_sources: super::Sources,
+    #[schema(format = DateTime)]
     pub checked_at: String,
 }
 
@@ -545,6 +552,7 @@ pub struct BotTest {
     pub endpoints: Vec<BotEndpoint>,
     /// The Roblox connection as last seen: reachable, rate-limited, cookie.
     pub roblox: String,
+    #[schema(format = DateTime)]
     pub timestamp: String,
 }
 
@@ -569,7 +577,7 @@ pub(crate) async fn test(State(state): State<Arc<RobloxState>>) -> Json<BotTest>
             BotEndpoint { method: "GET", path: "/api/discord-bot/test", description: "This test" },
         ],
         roblox: state.roblox.health().1,
-        timestamp: jiff::Timestamp::now().to_string(),
+        timestamp: crate::time::now_text(),
     })
 }
 

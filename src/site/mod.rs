@@ -124,6 +124,7 @@ pub struct VersionInfo {
     #[serde(default)]
     pub build: String,
     #[serde(default)]
+    #[schema(format = DateTime)]
     pub started_at: String,
 }
 

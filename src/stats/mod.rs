@@ -41,6 +41,7 @@ pub struct PublicStats {
     pub rating_count: i64,
     /// The audience an advertiser reaches: registered members.
     pub targeted_audience: i64,
+    #[schema(format = DateTime)]
     pub started_at: String,
 }
 
@@ -73,7 +74,7 @@ impl PublicFigures {
             user_satisfaction: average.map(|a| (a / 5.0 * 1000.0).round() / 10.0),
             rating_count,
             targeted_audience: users,
-            started_at: self.started_at.to_string(),
+            started_at: crate::time::timestamp_text(self.started_at),
         })
     }
 

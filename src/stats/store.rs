@@ -71,6 +71,7 @@ pub fn page_views_on(conn: &Connection, day: &str) -> Result<i64, ApiError> {
 #[serde(rename_all = "camelCase")]
 pub struct DayFigures {
     /// YYYY-MM-DD (UTC).
+    #[schema(format = Date)]
     pub date: String,
     pub page_views: i64,
     pub visitors: i64,

@@ -22,6 +22,7 @@ pub struct KeyRecord {
     pub name: String,
     pub source: String,
     pub bound_ip: Option<String>,
+    #[schema(format = DateTime)]
     pub created_at: String,
     pub last_used: Option<String>,
 }

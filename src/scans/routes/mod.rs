@@ -44,17 +44,48 @@ fn parse_group_id(field: &str, value: &serde_json::Value) -> Result<u64, ApiErro
         serde_json::Value::Number(n) => n.as_u64().or_else(|| {
             n.as_f64().filter(|f| f.fract() == 0.0 && (1.0..=MAX_GROUP_ID as f64).contains(f)).map(|f| f as u64)
         }),
-        serde_json::Value::String(s) => {
-            s.trim().parse::<u64>().ok().filter(|_| s.trim().chars().all(|c| c.is_ascii_digit()))
-        }
+        serde_json::Value::String(s) if is_group_id_text(s) => s.parse::<u64>().ok(),
         _ => None,
     };
     id.filter(|id| (1..=MAX_GROUP_ID).contains(id))
         .ok_or_else(|| ApiError::field(field, &format!("{field} must be a whole number from 1 to {MAX_GROUP_ID}")))
 }
 
+/// The pattern a group id written as a string follows in the OpenAPI document, and exactly what
+/// [`is_group_id_text`] takes: digits only, leading zeros allowed, at most 15 after them (a
+/// string cannot carry a numeric maximum; 15 digits stay below it).
+pub const GROUP_ID_TEXT_PATTERN: &str = "^0*[1-9][0-9]{0,14}$";
+
+fn is_group_id_text(s: &str) -> bool {
+    let significant = s.trim_start_matches('0');
+    s.bytes().all(|b| b.is_ascii_digit()) && (1..=15).contains(&significant.len())
+}
+
+/// `groupId` of a request body: a whole number, or a string of digits.
+pub fn group_id_schema() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+    let one_of = OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64)))
+                .minimum(Some(1))
+                .maximum(Some(MAX_GROUP_ID as f64)),
+        )
+        .item(ObjectBuilder::new().schema_type(Type::String).pattern(Some(GROUP_ID_TEXT_PATTERN)))
+        .description(Some(
+            "The Roblox group id: a whole number from 1 to 9007199254740991, or a string of up to 15 digits",
+        ))
+        .build();
+    Schema::OneOf(one_of)
+}
+
+/// A group id in a path: digits only, 1 to the largest id.
 fn path_id(field: &str, raw: &str) -> Result<u64, ApiError> {
-    parse_group_id(field, &serde_json::Value::String(raw.to_string()))
+    raw.parse::<u64>()
+        .ok()
+        .filter(|id| raw.bytes().all(|b| b.is_ascii_digit()) && (1..=MAX_GROUP_ID).contains(id))
+        .ok_or_else(|| ApiError::field(field, &format!("{field} must be a whole number from 1 to {MAX_GROUP_ID}")))
 }
 
 /// Printable text of 1-`max` characters after trimming.

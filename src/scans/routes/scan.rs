@@ -6,8 +6,8 @@ use super::*;
 #[serde(rename_all = "camelCase")]
 #[schema(rename_all = "camelCase")]
 pub struct ScanRequest {
-    /// The Roblox group id (a positive whole number; a string of digits is accepted too).
-    #[schema(value_type = u64, required = true, minimum = 1, maximum = 9007199254740991.0)]
+    /// The Roblox group id: a whole number, or a string of up to 15 digits.
+    #[schema(schema_with = super::group_id_schema, required = true)]
     group_id: Option<serde_json::Value>,
     /// Who asked, shown with the scan: 1-64 characters after trimming, no control characters.
     #[schema(value_type = String, required = true, min_length = 1, max_length = 64, pattern = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$")]

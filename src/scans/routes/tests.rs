@@ -13,7 +13,7 @@ fn a_page_is_the_part_of_the_ranking_it_shows() {
 
 #[test]
 fn group_ids_are_whole_numbers_in_range_written_as_json_numbers_or_digits() {
-    for ok in [json!(7), json!(7.0), json!("7"), json!(" 42 "), json!(9007199254740991u64)] {
+    for ok in [json!(7), json!(7.0), json!("7"), json!("0042"), json!("999999999999999"), json!(9007199254740991u64)] {
         assert!(parse_group_id("groupId", &ok).is_ok(), "{ok}");
     }
     for bad in [
@@ -25,7 +25,15 @@ fn group_ids_are_whole_numbers_in_range_written_as_json_numbers_or_digits() {
         json!("+7"),
         json!(null),
         json!(9007199254740992u64),
+        json!(" 42 "),
+        json!("0"),
+        json!("1000000000000000"),
     ] {
         assert!(parse_group_id("groupId", &bad).is_err(), "{bad}");
+    }
+    // The document's pattern says exactly what a string may be.
+    let pattern = regex_lite::Regex::new(GROUP_ID_TEXT_PATTERN).unwrap();
+    for text in ["7", "0042", "999999999999999", " 42 ", "0", "000", "1000000000000000", "+7", "7.0", ""] {
+        assert_eq!(pattern.is_match(text), parse_group_id("groupId", &json!(text)).is_ok(), "{text:?}");
     }
 }

@@ -22,6 +22,7 @@ pub struct PlayerEntry {
     pub display_name: String,
     pub verified: bool,
     /// Join date, RFC 3339.
+    #[schema(format = DateTime)]
     pub created: String,
     #[schema(value_type = GenerationCode)]
     pub generation: String,
@@ -35,6 +36,7 @@ pub struct PlayerEntry {
     pub confidence: u8,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role_name: Option<String>,
+    #[schema(format = DateTime)]
     pub checked_at: String,
 }
 

@@ -26,7 +26,9 @@ pub struct AbuseReport {
     /// open, reviewing, resolved, dismissed.
     #[schema(schema_with = state_values)]
     pub state: String,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub resolved_at: Option<String>,
     pub resolution_note: Option<String>,
 }
