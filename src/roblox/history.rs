@@ -81,7 +81,7 @@ pub(crate) async fn all_history(
 ) -> Result<Response, ApiError> {
     let (days, csv) = read_query(&q)?;
     let badges = state.roblox.monitored_badges();
-    respond(&state, badges, days, csv, &headers, "badge-history").await
+    respond(&state, badges, days, csv, &headers, "badge-history", Caching::BADGE_MONITOR).await
 }
 
 /// One monitored badge's figures per day.
@@ -98,13 +98,58 @@ pub(crate) async fn badge_history(
     Query(q): Query<HistoryQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    one_badge(&state, badge_id, &q, &headers, Caching::BADGE_MONITOR).await
+}
+
+/// Every monitored badge's figures per day, for key holders (the same answer as
+/// `GET /api/badge-monitor/history`, counted against the key's limits).
+#[utoipa::path(get, path = "/api/v1/badge-history", tag = "developer API", operation_id = "v1AllBadgeHistory",
+    params(HistoryQuery), security(("apiKey" = [])),
+    responses((status = 200, description = "Each monitored badge's days, as JSON or CSV",
+            content((BadgeHistoryAnswer = "application/json"), (String = "text/csv"))),
+        (status = 304, description = "Not modified"),
+        (status = 400, description = "A range or format the API does not take", body = crate::error::ErrorBody)))]
+pub(crate) async fn v1_all_history(
+    State(state): State<Arc<RobloxState>>,
+    Query(q): Query<HistoryQuery>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let (days, csv) = read_query(&q)?;
+    let badges = state.roblox.monitored_badges();
+    respond(&state, badges, days, csv, &headers, "badge-history", Caching::PRIVATE).await
+}
+
+/// One monitored badge's figures per day, for key holders.
+#[utoipa::path(get, path = "/api/v1/badge-history/{badgeId}", tag = "developer API", operation_id = "v1BadgeHistory",
+    params(("badgeId" = u64, Path, description = "A badge the monitor follows"), HistoryQuery), security(("apiKey" = [])),
+    responses((status = 200, description = "The badge's days, as JSON or CSV",
+            content((BadgeHistoryAnswer = "application/json"), (String = "text/csv"))),
+        (status = 304, description = "Not modified"),
+        (status = 400, description = "A range or format the API does not take", body = crate::error::ErrorBody),
+        (status = 404, description = "The monitor does not follow this badge", body = crate::error::ErrorBody)))]
+pub(crate) async fn v1_badge_history(
+    State(state): State<Arc<RobloxState>>,
+    Path(badge_id): Path<u64>,
+    Query(q): Query<HistoryQuery>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    one_badge(&state, badge_id, &q, &headers, Caching::PRIVATE).await
+}
+
+async fn one_badge(
+    state: &RobloxState,
+    badge_id: u64,
+    q: &HistoryQuery,
+    headers: &HeaderMap,
+    caching: Caching,
+) -> Result<Response, ApiError> {
+    let (days, csv) = read_query(q)?;
     let badge = state.roblox.monitored_badges().into_iter().find(|(id, _)| *id == badge_id);
     let Some(badge) = badge else {
         return Err(ApiError::not_found("This badge is not followed by the badge monitor of this site.")
             .with_message("GET /api/badge-monitor lists the badges it follows."));
     };
-    respond(&state, vec![badge], days, csv, &headers, &format!("badge-{badge_id}-history")).await
+    respond(state, vec![badge], days, csv, headers, &format!("badge-{badge_id}-history"), caching).await
 }
 
 fn read_query(q: &HistoryQuery) -> Result<(u32, bool), ApiError> {
@@ -124,6 +169,7 @@ async fn respond(
     csv: bool,
     headers: &HeaderMap,
     file_stem: &str,
+    caching: Caching,
 ) -> Result<Response, ApiError> {
     let now = crate::db::now_ms();
     let from = store::utc_day(now - (i64::from(days) - 1) * DAY_MS);
@@ -144,10 +190,10 @@ async fn respond(
     let answer = BadgeHistoryAnswer { success: true, days, from, to, badges };
     if !csv {
         let body = JsonBody::from_bytes(serde_json::to_vec(&answer).map_err(|e| ApiError::internal(e.to_string()))?);
-        return Ok(respond_bytes(&body, headers, Caching::BADGE_MONITOR, "application/json"));
+        return Ok(respond_bytes(&body, headers, caching, "application/json"));
     }
     let body = JsonBody::from_bytes(to_csv(&answer).into_bytes());
-    let mut res = respond_bytes(&body, headers, Caching::BADGE_MONITOR, "text/csv; charset=utf-8");
+    let mut res = respond_bytes(&body, headers, caching, "text/csv; charset=utf-8");
     let disposition = format!("attachment; filename=\"{file_stem}-{}d-{}.csv\"", answer.days, answer.to);
     if let Ok(value) = HeaderValue::from_str(&disposition) {
         res.headers_mut().insert(header::CONTENT_DISPOSITION, value);

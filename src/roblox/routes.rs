@@ -71,6 +71,8 @@ pub struct RobloxState {
 pub fn router<S: Clone + Send + Sync + 'static>(state: RobloxState) -> Router<S> {
     let keyed = Router::new()
         .route("/api/newgen-check/{username}", get(newgen_check))
+        .route("/api/v1/badge-history", get(super::history::v1_all_history))
+        .route("/api/v1/badge-history/{badgeId}", get(super::history::v1_badge_history))
         .route_layer(from_fn_with_state(state.keys.clone(), require_api_key));
     Router::new()
         .route("/api/discord-bot/analyze/{username}", get(analyze))

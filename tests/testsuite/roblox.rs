@@ -754,6 +754,30 @@ async fn the_badge_history_keeps_a_row_a_day_and_answers_json_and_csv() {
         assert_eq!(status, 400, "{path}: {body}");
         assert!(body["fields"][field].as_str().is_some_and(|s| s.starts_with(field)), "{path}: {body}");
     }
+    // Under the developer API: a key, the same answer, private to its caller.
+    let (status, _, _) = get(&server, "/api/v1/badge-history").await;
+    assert_eq!(status, 401, "no key");
+    let key = public_key(&server).await;
+    let res = client()
+        .get(server.url("/api/v1/badge-history/2124001?days=365"))
+        .header("x-api-key", &key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers()["cache-control"].to_str().unwrap().starts_with("private"), "{:?}", res.headers());
+    assert!(res.headers().contains_key("x-ratelimit-remaining"), "counted against the key");
+    let keyed = json(res).await;
+    let dates = |answer: &Value| -> Vec<String> {
+        answer["badges"][0]["days"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["date"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The dates, not the figures: today's row changes with every poll (each second here).
+    assert_eq!(dates(&keyed), dates(&year));
     let (status, _, body) = get(&server, "/api/badge-monitor/999/history").await;
     assert_error_shape(status, &body, 404);
     let (status, _, body) = get(&server, "/api/badge-monitor/not-a-badge/history").await;

@@ -122,6 +122,16 @@ export const CORE_ENDPOINTS: EndpointDoc[] = [
     response: '{success, configured, products: [{product, gameUpdates, communityHighlights, source, updatedAt}]}',
   },
   {
+    id: 'badge-history',
+    title: 'Badge history',
+    signature: 'GET /api/v1/badge-history?days={1-400}&format={json|csv}  (one badge: /api/v1/badge-history/{badgeId})',
+    example: '/badge-history?days=30',
+    needsKey: true,
+    description:
+      "Each monitored badge's figures per UTC day, up to 400 days back: the awards in the 24 hours before the day's last poll and the total then. A day without a poll is absent. format=csv answers a spreadsheet with a header row.",
+    response: '{success, days, from, to, badges: [{badgeId, name, since, bestDay, days: [{date, awardedCount, pastDay}]}]}',
+  },
+  {
     id: 'wiki',
     title: 'Wiki search',
     signature: 'GET /api/v1/wiki?q={text}&category={category}',

@@ -215,10 +215,10 @@ describe('/api-docs', () => {
     fireEvent.click(tab('Core APIs'));
     const core = curls();
     expect(core).toContain(`curl -s "${origin}/api/v1/health"`);
-    for (const p of ['database', 'stats', 'events?since=0&limit=20', 'discord-updates', 'wiki?q=fly']) {
+    for (const p of ['database', 'stats', 'events?since=0&limit=20', 'discord-updates', 'badge-history?days=30', 'wiki?q=fly']) {
       expect(core).toContain(`curl -s -H "X-API-Key: ${PUBLIC_KEY}" "${origin}/api/v1/${p}"`);
     }
-    expect(core).toHaveLength(6);
+    expect(core).toHaveLength(7);
 
     fireEvent.click(tab('Commands & Guides'));
     // the category examples use the first category of the real data (makeCommands: cmd1 is Fun / OA; guides: Beginner)
