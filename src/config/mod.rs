@@ -10,7 +10,7 @@ mod features;
 mod secrets;
 
 pub use features::{BackupOptions, MetricsOptions, parse_every};
-pub use secrets::{DISCORD_DEFAULT_API, DiscordConfig, LlmConfig, OpenCloudKey, RobloxCookie};
+pub use secrets::{DISCORD_DEFAULT_API, DiscordConfig, LlmConfig, OpenCloudKey, RobloxCookie, SECRET_VARS, secret_var};
 
 /// Roblox's legacy hosts: `{service}` becomes users, badges, thumbnails, groups.
 pub const ROBLOX_DEFAULT_API_TEMPLATE: &str = "https://{service}.roblox.com";
@@ -159,9 +159,9 @@ impl Secrets {
     }
 
     pub fn from_env() -> Self {
-        let admin_phrase = std::env::var("FANHUB_ADMIN_PHRASE").ok().filter(|p| !p.trim().is_empty());
-        let roblox_cookie = std::env::var("FANHUB_ROBLOX_COOKIE").ok().and_then(|c| RobloxCookie::new(&c));
-        let open_cloud_key = std::env::var("FANHUB_ROBLOX_OPEN_CLOUD_KEY").ok().filter(|k| !k.trim().is_empty());
+        let admin_phrase = secrets::secret_var("FANHUB_ADMIN_PHRASE");
+        let roblox_cookie = secrets::secret_var("FANHUB_ROBLOX_COOKIE").and_then(|c| RobloxCookie::new(&c));
+        let open_cloud_key = secrets::secret_var("FANHUB_ROBLOX_OPEN_CLOUD_KEY");
         let roblox_open_cloud_key = open_cloud_key.as_deref().and_then(OpenCloudKey::new);
         let roblox_open_cloud_key_malformed = open_cloud_key.is_some() && roblox_open_cloud_key.is_none();
         Self {

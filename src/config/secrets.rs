@@ -63,6 +63,29 @@ impl std::fmt::Debug for LlmConfig {
     }
 }
 
+/// The variables that hold secrets: each may also come as a systemd credential of the same name
+/// (`LoadCredential=FANHUB_ADMIN_PHRASE:/etc/fanhub/admin-phrase`), which no `systemctl show`
+/// prints, and `fanhub doctor` warns when one sits in a file or unit others can read.
+pub const SECRET_VARS: [&str; 5] = [
+    "FANHUB_ADMIN_PHRASE",
+    "FANHUB_ROBLOX_COOKIE",
+    "FANHUB_ROBLOX_OPEN_CLOUD_KEY",
+    "FANHUB_LLM_KEY",
+    "FANHUB_DISCORD_TOKEN",
+];
+
+/// A secret's value: the environment variable `name`, else the systemd credential `name` (the
+/// file of that name in `$CREDENTIALS_DIRECTORY`), trimmed; None when neither is set or empty.
+pub fn secret_var(name: &str) -> Option<String> {
+    let from_env = std::env::var(name).ok();
+    let value = from_env.or_else(|| {
+        let dir = std::env::var_os("CREDENTIALS_DIRECTORY")?;
+        std::fs::read_to_string(std::path::Path::new(&dir).join(name)).ok()
+    })?;
+    let value = value.trim().to_string();
+    (!value.is_empty()).then_some(value)
+}
+
 impl LlmConfig {
     /// From the environment; None unless FANHUB_LLM_URL is set.
     pub fn from_env() -> Option<Self> {
@@ -71,7 +94,7 @@ impl LlmConfig {
         Some(Self {
             base_url,
             model: var("FANHUB_LLM_MODEL").unwrap_or_else(|| "gpt-4o-mini".into()),
-            key: var("FANHUB_LLM_KEY"),
+            key: secret_var("FANHUB_LLM_KEY"),
         })
     }
 }
@@ -104,7 +127,7 @@ impl DiscordConfig {
     pub fn from_env() -> Self {
         let var = |name: &str| std::env::var(name).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
         Self {
-            token: var("FANHUB_DISCORD_TOKEN"),
+            token: secret_var("FANHUB_DISCORD_TOKEN"),
             api_base: var("FANHUB_DISCORD_API"),
             public_key: var("FANHUB_DISCORD_PUBLIC_KEY"),
             application_id: var("FANHUB_DISCORD_APPLICATION_ID"),

@@ -16,7 +16,7 @@ const RUN_AS_SERVICE_USER: &str = "run doctor as the user fanhub runs as (sudo -
 
 /// Site file, data dir, uploads and database, in report order. Blocking (file system, SQLite).
 pub fn checks(options: &Options) -> Vec<Check> {
-    let mut checks = vec![check_site(options)];
+    let mut checks = vec![check_site(options), super::secrets::check(&super::secrets::unit_path())];
     if options.temp {
         checks.push(Check::skipped("data dir", "--temp uses a fresh temporary dir"));
         return checks;

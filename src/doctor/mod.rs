@@ -5,6 +5,7 @@
 //! ends within [`TOTAL_BUDGET`] even when a disk or an upstream hangs.
 
 mod local;
+mod secrets;
 pub mod upstream;
 
 use std::process::ExitCode;

@@ -574,3 +574,27 @@ async fn wrong_admin_keys_are_limited_per_address_and_right_ones_cost_nothing() 
     let res = check(&key).await.unwrap();
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "refused before any key is looked at");
 }
+
+#[tokio::test]
+async fn the_admin_phrase_may_come_as_a_systemd_credential() {
+    // systemd's LoadCredential= puts the secret in a file of $CREDENTIALS_DIRECTORY, named as the variable.
+    let credentials = tempfile::tempdir().unwrap();
+    std::fs::write(credentials.path().join("FANHUB_ADMIN_PHRASE"), "a credential phrase, long enough\n").unwrap();
+    let s = Server::with_env(&[("CREDENTIALS_DIRECTORY", credentials.path().to_str().unwrap())]);
+    let c = client();
+    let wrong = c.post(s.url("/api/admin/generate-challenge")).json(&json!({"phrase": "guess"})).send().await.unwrap();
+    assert_eq!(wrong.status(), StatusCode::FORBIDDEN, "the phrase flow is on, and a wrong phrase is refused");
+    let right = c
+        .post(s.url("/api/admin/generate-challenge"))
+        .json(&json!({"phrase": "a credential phrase, long enough"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(right.status(), StatusCode::OK, "the file's phrase, without its line end");
+    assert!(json(right).await["challenge"].as_str().is_some_and(|c| !c.is_empty()));
+
+    let without = Server::start();
+    let off =
+        c.post(without.url("/api/admin/generate-challenge")).json(&json!({"phrase": "guess"})).send().await.unwrap();
+    assert_eq!(off.status(), StatusCode::SERVICE_UNAVAILABLE, "no phrase anywhere: the flow is off");
+}

@@ -256,7 +256,7 @@ async fn wrong_credentials_and_an_intent_left_off_are_named() {
     assert!(report.fails("Roblox cookie").contains("refused (HTTP 401)"));
     assert!(report.passes("Discord token").contains("fanbot"));
     assert!(report.fails("Discord intent").contains("Message Content Intent"));
-    assert!(report.out.trim_end().ends_with("3 of 15 checks failed."), "{}", report.out);
+    assert!(report.out.trim_end().ends_with("3 of 16 checks failed."), "{}", report.out);
 
     env.retain(|(k, _)| k != "FANHUB_LLM_KEY");
     env.push(("FANHUB_LLM_KEY".into(), "sk-wrong".into()));
@@ -412,4 +412,29 @@ async fn a_redirect_to_another_host_is_refused_and_no_credential_follows_it() {
         "nothing is sent to the other host: {:?}",
         seen.iter().map(|(p, _)| p).collect::<Vec<_>>()
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_secret_in_the_unit_or_in_an_environment_file_others_read_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (unit, env_file) = (dir.path().join("fanhub.service"), dir.path().join("fanhub.env"));
+    let envs = vec![("FANHUB_UNIT_FILE".to_string(), arg(&unit).to_string())];
+    let data = dir.path().join("data");
+    let args = ["--data-dir", arg(&data), "--addr", "127.0.0.1:0"];
+    let run = || doctor(&args, &envs, false);
+
+    std::fs::write(&unit, "[Service]\nEnvironment=FANHUB_ADMIN_PHRASE=a-long-phrase-in-the-unit\n").unwrap();
+    let report = run().await;
+    assert!(report.fails("secrets").contains("systemctl show"), "{}", report.out);
+    assert!(!report.out.contains("a-long-phrase-in-the-unit"), "the secret itself is never printed");
+
+    std::fs::write(&unit, format!("[Service]\nEnvironmentFile=-{}\n", env_file.display())).unwrap();
+    std::fs::write(&env_file, "FANHUB_ADMIN_PHRASE=a-long-phrase-in-the-file\n").unwrap();
+    set_mode(&env_file, 0o640);
+    let report = run().await;
+    assert!(report.fails("secrets").contains("mode 0640"), "{}", report.out);
+    assert!(report.out.contains(&format!("chmod 600 {}", env_file.display())), "{}", report.out);
+
+    set_mode(&env_file, 0o600);
+    assert!(run().await.passes("secrets").contains("mode 0600"));
 }
