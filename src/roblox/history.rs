@@ -154,7 +154,7 @@ async fn one_badge(
 
 fn read_query(q: &HistoryQuery) -> Result<(u32, bool), ApiError> {
     let days = number_param("days", q.days.as_deref(), DEFAULT_DAYS, 1..=store::BADGE_DAYS_KEPT as u32)?;
-    let csv = match q.format.as_deref().map(str::trim) {
+    let csv = match q.format.as_deref() {
         None | Some("json") => false,
         Some("csv") => true,
         Some(_) => return Err(ApiError::field("format", "format must be json or csv")),

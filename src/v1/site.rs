@@ -184,7 +184,8 @@ pub(crate) async fn events(
             .ok_or_else(|| ApiError::field("since", "since must be a whole number, 0 or more"))?,
     };
     let limit = number_param("limit", q.limit.as_deref(), 50, 1..=100)?;
-    let kind = match q.kind.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+    // Exactly one of the types, as the document's pattern says: an empty or padded `type` is refused, not read as none.
+    let kind = match q.kind.as_deref() {
         Some(t) => Some(
             crate::events::TYPES
                 .iter()

@@ -344,6 +344,8 @@ async fn v1_content_endpoints_page_filter_and_search() {
         "/api/v1/analytics?days=91",
         "/api/v1/events?since=-1",
         "/api/v1/events?type=nothing",
+        "/api/v1/events?type=",
+        "/api/v1/events?type=%20member.joined",
         "/api/v1/events?limit=abc",
     ] {
         let res = get(bad).await;
