@@ -79,9 +79,7 @@ pub(crate) async fn all_history(
     Query(q): Query<HistoryQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (days, csv) = read_query(&q)?;
-    let badges = state.roblox.monitored_badges();
-    respond(&state, badges, days, csv, &headers, "badge-history", Caching::BADGE_MONITOR).await
+    all_badges(&state, &q, &headers, Caching::BADGE_MONITOR).await
 }
 
 /// One monitored badge's figures per day.
@@ -114,9 +112,7 @@ pub(crate) async fn v1_all_history(
     Query(q): Query<HistoryQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (days, csv) = read_query(&q)?;
-    let badges = state.roblox.monitored_badges();
-    respond(&state, badges, days, csv, &headers, "badge-history", Caching::PRIVATE).await
+    all_badges(&state, &q, &headers, Caching::PRIVATE).await
 }
 
 /// One monitored badge's figures per day, for key holders.
@@ -134,6 +130,17 @@ pub(crate) async fn v1_badge_history(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     one_badge(&state, badge_id, &q, &headers, Caching::PRIVATE).await
+}
+
+/// The public and the keyed answer differ only in who may keep them (`caching`).
+async fn all_badges(
+    state: &RobloxState,
+    q: &HistoryQuery,
+    headers: &HeaderMap,
+    caching: Caching,
+) -> Result<Response, ApiError> {
+    let (days, csv) = read_query(q)?;
+    respond(state, state.roblox.monitored_badges(), days, csv, headers, "badge-history", caching).await
 }
 
 async fn one_badge(
@@ -181,7 +188,7 @@ async fn respond(
             let mut out = Vec::with_capacity(badges.len());
             for (badge_id, name) in badges {
                 let days = store::badge_days(c, badge_id, &range_start)?;
-                let best_day = days.iter().max_by_key(|d| d.past_day).cloned();
+                let best_day = best_day(&days);
                 out.push(BadgeHistory { badge_id, name, since: store::first_badge_day(c, badge_id)?, best_day, days });
             }
             Ok(out)
@@ -199,6 +206,12 @@ async fn respond(
         res.headers_mut().insert(header::CONTENT_DISPOSITION, value);
     }
     Ok(res)
+}
+
+/// The day with the most awards, the first of equals (as the page finds it for the monitor's 7 days).
+fn best_day(days: &[HistoryPoint]) -> Option<HistoryPoint> {
+    // `max_by_key` keeps the last of equals, so it reads the days newest first.
+    days.iter().rev().max_by_key(|d| d.past_day).cloned()
 }
 
 /// One row per badge and day under a header row (RFC 4180).
@@ -223,6 +236,14 @@ fn csv_field(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_best_day_is_the_first_of_equals() {
+        let day = |date: &str, past_day| HistoryPoint { date: date.into(), awarded_count: 0, past_day };
+        let days = [day("2026-11-25", 5), day("2026-11-26", 9), day("2026-11-27", 9)];
+        assert_eq!(best_day(&days).unwrap().date, "2026-11-26");
+        assert!(best_day(&[]).is_none());
+    }
 
     #[test]
     fn csv_quotes_names_and_disarms_formulas() {

@@ -84,6 +84,7 @@ export function BadgeCard({ badge, staleAt, range = { days: 7 } }: { badge: Moni
             points={range.history.days}
             days={range.days}
             since={range.history.since}
+            best={range.history.bestDay}
             label={`${badge.name}: awards in the last ${range.days} days`}
           />
         ) : (

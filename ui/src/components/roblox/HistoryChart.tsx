@@ -17,11 +17,14 @@ export function HistoryChart({
   label,
   days: range = 7,
   since,
+  best: bestFromServer,
 }: {
   points: readonly BadgeHistoryPoint[];
   label: string;
   days?: number;
   since?: string | null;
+  /** The range's best day as the server found it; without it (the 7 days of the monitor) it is found here. */
+  best?: BadgeHistoryPoint | null;
 }) {
   const days = recordedDays(chartDays(points, range));
   const bars = chartBars(days, WIDTH, HEIGHT);
@@ -39,7 +42,7 @@ export function HistoryChart({
     );
   }
   const partial = days.length < range;
-  const best = bestDay(points.filter((p) => p.date >= days[0].date));
+  const best = bestFromServer !== undefined ? bestFromServer : bestDay(points.filter((p) => p.date >= days[0].date));
   return (
     <figure className="m-0" data-testid="history-chart" data-days={range}>
       <svg
