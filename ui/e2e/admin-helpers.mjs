@@ -87,11 +87,14 @@ export async function dismissToasts(page) {
 
 /** The document does not scroll sideways (nothing is wider than the viewport). */
 export async function assertNoHorizontalOverflow(page, what = page.url()) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+  // Against the screen's width (the root's clientWidth), not innerWidth: with mobile emulation
+  // Chromium widens the layout viewport to the content, so innerWidth grows with an overflow and
+  // the check could never fail on a phone.
+  const { scrollWidth, screenWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
+    screenWidth: document.documentElement.clientWidth,
   }));
-  assert.ok(scrollWidth <= innerWidth, `${what}: the page is ${scrollWidth}px wide in a ${innerWidth}px viewport`);
+  assert.ok(scrollWidth <= screenWidth, `${what}: the page is ${scrollWidth}px wide on a ${screenWidth}px screen`);
 }
 
 /** Paints a CSS colour and reads it back as #rrggbb. */

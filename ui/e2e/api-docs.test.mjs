@@ -92,6 +92,8 @@ async function runEveryExample(env, page, key) {
   for (const name of TABS) {
     const texts = await curlsOf(page, name);
     counts[name] = texts.length;
+    // Every tab fits the screen: a long signature wraps instead of widening every card (it did on a phone).
+    await assertNoHorizontalOverflow(page);
     for (const text of texts) {
       const m = /^curl -s (?:-H "X-API-Key: ([^"]+)" )?"([^"]+)"$/.exec(text);
       assert.ok(m, `${name}: the example reads as curl -s [-H "X-API-Key: KEY"] "URL": ${text}`);

@@ -35,7 +35,7 @@ export function CurlBlock({ command, id, label, ctx }: { command: string; id: st
 /** One card per endpoint: what it is, its parameters, what it answers, and a runnable example. */
 export function EndpointList({ endpoints, ctx }: { endpoints: EndpointDoc[]; ctx: CurlContext }) {
   return (
-    <ul className="grid gap-4">
+    <ul className="grid grid-cols-1 gap-4">
       {endpoints.map((e) => (
         <li key={e.id}>
           <Card className="flex min-w-0 flex-col gap-3 p-4 sm:p-5" data-endpoint={e.id}>
