@@ -67,6 +67,7 @@ const MIGRATIONS: &[Migration] = migrations![
     "0011_ranking_version",
     "0013_ad_image_removal",
     "0014_badge_days",
+    "0015_roblox_budget_ledger",
 ];
 
 /// Whether the numbers rise from one file to the next (none repeated, none lower), from 1 up.

@@ -1,6 +1,8 @@
 //! The budget of each Roblox endpoint: the endpoints the site calls with Roblox's limits and
 //! the site's default budget under them, the fixed 60 s windows, the share background work may
-//! use, and Roblox's own `x-ratelimit-*` quota and 429 pauses, which hold calls back.
+//! use, and Roblox's own `x-ratelimit-*` quota and 429 pauses, which hold calls back. With a
+//! ledger (the database), each window's use is reserved ahead of the calls and read back at start,
+//! so a restart does not spend a window's budget twice.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -125,7 +127,11 @@ struct Quota {
 struct Window {
     limit: u32,
     started: Instant,
+    /// `started` on the wall clock (ms since the epoch), as the ledger keeps it.
+    started_ms: i64,
     used: u32,
+    /// Calls of this window the ledger has recorded ahead (0 without a ledger).
+    reserved: u32,
     /// Roblox said stop (429, or `x-ratelimit-remaining: 0`) until then.
     blocked_until: Option<Instant>,
     /// Background calls that may leave at once; refilled evenly over the window.
@@ -159,6 +165,20 @@ fn background_burst(cap: u32) -> f64 {
 pub struct Budgets {
     windows: Mutex<HashMap<&'static str, Window>>,
     background_share: f64,
+    ledger: Option<Ledger>,
+}
+
+/// Where reservations are written: one writer at a time, so a call never leaves while the
+/// reservation that covers it is still being written by another.
+struct Ledger {
+    db: crate::db::Db,
+    writing: tokio::sync::Mutex<()>,
+}
+
+/// Calls reserved at once: a tenth of the budget, so a busy endpoint writes about ten rows a
+/// minute and a restart can overcount by at most a tenth.
+fn reservation_step(limit: u32) -> u32 {
+    (limit / 10).max(1)
 }
 
 impl Budgets {
@@ -173,7 +193,9 @@ impl Budgets {
                 let window = Window {
                     limit,
                     started: now,
+                    started_ms: crate::time::now_ms(),
                     used: 0,
+                    reserved: 0,
                     blocked_until: None,
                     background_tokens: burst,
                     background_refilled: now,
@@ -182,19 +204,80 @@ impl Budgets {
                 (e.path, window)
             })
             .collect();
-        Self { windows: Mutex::new(windows), background_share: background_share.clamp(0.0, 1.0) }
+        Self { windows: Mutex::new(windows), background_share: background_share.clamp(0.0, 1.0), ledger: None }
+    }
+
+    /// Reserves each window's calls in `db` before they leave, and resumes the windows a
+    /// previous run left there (still running at `now_ms`) with their calls counted as used.
+    pub fn with_ledger(mut self, db: crate::db::Db, now_ms: i64) -> Self {
+        let since = now_ms - WINDOW.as_millis() as i64;
+        match db.read_blocking(|conn| super::store::budget_windows_since(conn, since)) {
+            Ok(saved) => self.resume(&saved, Instant::now(), now_ms),
+            Err(e) => tracing::warn!("cannot read the Roblox budgets of the last run, starting them afresh: {e}"),
+        }
+        self.ledger = Some(Ledger { db, writing: tokio::sync::Mutex::new(()) });
+        self
+    }
+
+    /// Windows of a previous run still running at `now` (`now_ms` on the wall clock) go on with
+    /// their reserved calls counted as used.
+    fn resume(&self, saved: &[super::store::SavedWindow], now: Instant, now_ms: i64) {
+        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        for entry in saved {
+            let Some(endpoint) = ENDPOINTS.iter().find(|e| e.name() == entry.endpoint) else { continue };
+            let Ok(age) = u64::try_from(now_ms - entry.started_at) else { continue };
+            let age = Duration::from_millis(age);
+            let (Some(started), true) = (now.checked_sub(age), age < WINDOW) else { continue };
+            let w = windows.get_mut(endpoint.path).expect("every endpoint has a window");
+            w.started = started;
+            w.started_ms = entry.started_at;
+            w.used = entry.reserved;
+            w.reserved = entry.reserved;
+        }
     }
 
     /// Takes one call of `endpoint`'s budget, waiting while it is spent. A visitor's call fails
-    /// with `Throttled` instead of waiting longer than [`MAX_INTERACTIVE_WAIT`].
+    /// with `Throttled` instead of waiting longer than [`MAX_INTERACTIVE_WAIT`]. With a ledger, the
+    /// call is recorded there before this returns.
     pub async fn acquire(&self, endpoint: &Endpoint, priority: Priority) -> Result<(), RobloxError> {
         loop {
             let wait = self.try_take(endpoint, priority, Instant::now());
-            let Some(wait) = wait else { return Ok(()) };
+            let Some(wait) = wait else { break };
             if priority == Priority::Interactive && wait > MAX_INTERACTIVE_WAIT {
                 return Err(RobloxError::Throttled { retry_after_secs: wait.as_secs().max(1) + 1 });
             }
             tokio::time::sleep(wait).await;
+        }
+        let Some(ledger) = &self.ledger else { return Ok(()) };
+        if self.reservation_due(endpoint).is_none() {
+            return Ok(());
+        }
+        let _one_writer = ledger.writing.lock().await;
+        // Another caller may have written a reservation that covers this call meanwhile.
+        let Some((started_ms, reserved)) = self.reservation_due(endpoint) else { return Ok(()) };
+        let name = endpoint.name();
+        match ledger.db.write(move |tx| super::store::reserve_budget(tx, &name, started_ms, reserved)).await {
+            Ok(()) => self.reserved(endpoint, started_ms, reserved),
+            // The call still leaves: a database that cannot be written must not stop lookups, and
+            // the budget in memory holds as before (only a restart could then overspend).
+            Err(e) => tracing::warn!("cannot reserve the Roblox budget of {}: {e}", endpoint.name()),
+        }
+        Ok(())
+    }
+
+    /// The reservation to write before the last call taken may leave: `(window start, calls)`;
+    /// None while the window's reservation covers every call taken.
+    fn reservation_due(&self, endpoint: &Endpoint) -> Option<(i64, u32)> {
+        let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        let w = &windows[endpoint.path];
+        (w.used > w.reserved).then(|| (w.started_ms, (w.used + reservation_step(w.limit)).min(w.limit).max(w.used)))
+    }
+
+    fn reserved(&self, endpoint: &Endpoint, started_ms: i64, reserved: u32) {
+        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        let w = windows.get_mut(endpoint.path).expect("every endpoint has a window");
+        if w.started_ms == started_ms {
+            w.reserved = w.reserved.max(reserved);
         }
     }
 
@@ -204,7 +287,9 @@ impl Budgets {
         let w = windows.get_mut(endpoint.path).expect("every endpoint has a window");
         if now.duration_since(w.started) >= WINDOW {
             w.started = now;
+            w.started_ms = crate::time::now_ms();
             w.used = 0;
+            w.reserved = 0;
         }
         if let Some(until) = w.blocked_until {
             if until > now {
@@ -345,6 +430,59 @@ mod tests {
             assert!(small.try_take(&USER, Priority::Background, now).is_none(), "a small share leaves at once");
         }
         assert!(small.try_take(&USER, Priority::Background, now).is_some());
+    }
+
+    #[test]
+    fn a_window_left_by_a_previous_run_goes_on_with_its_reserved_calls_used() {
+        let limits = std::collections::BTreeMap::from([("users/v1/users/{id}".to_string(), 10)]);
+        let b = Budgets::new(&limits, 1.0);
+        let (now, now_ms) = (Instant::now() + WINDOW, 1_000_000);
+        let saved = |endpoint: &str, started_at, reserved| crate::roblox::store::SavedWindow {
+            endpoint: endpoint.into(),
+            started_at,
+            reserved,
+        };
+        b.resume(
+            &[
+                saved("users/v1/users/{id}", now_ms - 20_000, 8),
+                saved("badges/v1/badges/{id}", now_ms - 61_000, 500),
+                saved("no/such/endpoint", now_ms, 1),
+            ],
+            now,
+            now_ms,
+        );
+        assert!(b.try_take(&USER, Priority::Interactive, now).is_none());
+        assert!(b.try_take(&USER, Priority::Interactive, now).is_none());
+        let wait = b.try_take(&USER, Priority::Interactive, now).expect("8 of 10 were used before the restart");
+        assert!(
+            wait > Duration::from_secs(39) && wait <= Duration::from_secs(40),
+            "{wait:?}: the window ends as it would have"
+        );
+        assert!(b.try_take(&BADGE, Priority::Interactive, now).is_none(), "a window that is over is not resumed");
+    }
+
+    #[test]
+    fn reservations_run_a_tenth_of_the_budget_ahead_of_the_calls() {
+        let limits = std::collections::BTreeMap::from([("users/v1/users/{id}".to_string(), 25)]);
+        let b = Budgets::new(&limits, 1.0);
+        let now = Instant::now();
+        assert_eq!(b.reservation_due(&USER), None, "nothing taken, nothing to reserve");
+        assert!(b.try_take(&USER, Priority::Interactive, now).is_none());
+        let (started_ms, reserved) = b.reservation_due(&USER).expect("the first call needs a reservation");
+        assert_eq!(reserved, 3, "the call and a tenth of 25 ahead");
+        b.reserved(&USER, started_ms, reserved);
+        for _ in 0..2 {
+            assert!(b.try_take(&USER, Priority::Interactive, now).is_none());
+            assert_eq!(b.reservation_due(&USER), None, "covered by the reservation");
+        }
+        assert!(b.try_take(&USER, Priority::Interactive, now).is_none());
+        assert_eq!(b.reservation_due(&USER).map(|r| r.1), Some(6));
+        b.reserved(&USER, started_ms - 1, 6);
+        assert!(b.reservation_due(&USER).is_some(), "a reservation of another window covers nothing");
+        for _ in 0..30 {
+            let _ = b.try_take(&USER, Priority::Interactive, now);
+        }
+        assert_eq!(b.reservation_due(&USER).map(|r| r.1), Some(25), "never more than the budget");
     }
 
     #[test]

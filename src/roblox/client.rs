@@ -105,7 +105,8 @@ fn unexpected(answer: &Answer) -> RobloxError {
 
 impl Roblox {
     pub fn new(config: RobloxConfig, db: Db, jobs: Jobs) -> Self {
-        let budgets = Budgets::new(&config.limits.budgets, config.limits.background_share);
+        let budgets = Budgets::new(&config.limits.budgets, config.limits.background_share)
+            .with_ledger(db.clone(), crate::time::now_ms());
         let http = HttpClient::new(
             &config.api_template,
             config.cookie.clone(),

@@ -1,8 +1,9 @@
 //! Roblox through Open Cloud with an API key, against the fake Roblox (tests/common/fake_roblox.rs):
 //! join dates and ELC award dates without a cookie, private inventories said plainly, a refused
 //! key falling back to the legacy hosts, Roblox's quota headers obeyed, group scans through the
-//! memberships call, `fanhub doctor`'s line, and every bad answer a clear error or a fallback,
-//! never a 500 or an endless loop.
+//! memberships call (resumed after kill -9 by their page token, without spending a budget window
+//! twice), `fanhub doctor`'s line, and every bad answer a clear error or a fallback, never a 500
+//! or an endless loop.
 
 use std::time::{Duration, Instant};
 
@@ -435,4 +436,89 @@ async fn usernames_asked_for_meanwhile_share_one_lookup_call() {
     // In one call, an unknown name is unknown and the other found.
     let (a, b) = tokio::join!(newgen(&server, &key, "GhostBatch"), newgen(&server, &key, "OgBatchFound"));
     assert_eq!((a.0, b.0), (404, 200), "{a:?} {b:?}");
+}
+
+#[tokio::test]
+async fn a_scan_killed_mid_window_resumes_by_its_page_token_without_spending_the_window_twice() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 12;
+        m.member_page_size = Some(6);
+        // Roblox lets 12 profile reads a minute through, the site's whole budget: the scan's 6 a
+        // window, and the next window's 6 when its start falls just before Roblox's (the windows
+        // are not aligned). A restart that forgot its window would add 6 more and meet 429s.
+        m.limits.insert(fake_roblox::CLOUD_USER.into(), 12);
+    });
+    // A profile budget of 12 a minute with the default background share (half): a scan reads 6
+    // profiles a window, one page of members (inventories, a page or more each, have room).
+    let budgets = "[roblox.budgets]\n\"cloud/v2/users/{id}\" = 12\n\"cloud/v2/users/{id}/inventory-items\" = 80";
+    let setup = open_cloud_site(&fake, FAKE_OPEN_CLOUD_KEY, &[("[roblox.budgets]", budgets)]);
+    let mut server = setup.start();
+    let key = developer_key(&server).await;
+    let res = client()
+        .post(server.url("/api/v1/scan-group"))
+        .header("x-api-key", &key)
+        .json(&json!({"groupId": 7102, "scannedBy": "tests"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 202);
+    let id = json(res).await["scanId"].as_i64().unwrap();
+    let status = |server: &Server| {
+        let (server_url, key) = (server.url(&format!("/api/v1/scan-status/{id}")), key.clone());
+        async move {
+            let res = client().get(server_url).header("x-api-key", key).send().await.unwrap();
+            json(res).await["scan"].clone()
+        }
+    };
+
+    // The first window's share is spent: 6 profiles read, the scan waits for the next window.
+    let started = Instant::now();
+    while fake.calls(fake_roblox::CLOUD_USER) < 6 {
+        assert!(started.elapsed() < Duration::from_secs(20), "{}", status(&server).await);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before_kill = status(&server).await;
+    server.kill9();
+    let killed_at = started.elapsed();
+    // The kill must land mid-scan with the window spent, or the restart below proves nothing.
+    assert_eq!(before_kill["state"], "running", "{before_kill}");
+    assert!(before_kill["processed"].as_u64().unwrap() < 12, "{before_kill}");
+    assert_eq!(fake.calls(fake_roblox::CLOUD_USER), 6, "the budget held the scan at its share");
+    assert!(killed_at < Duration::from_secs(30), "{killed_at:?}: the window has half a minute left at least");
+
+    // Restarted in the same window: the scan resumes (running), but no profile is read until
+    // the window its first run began is over.
+    let server = setup.start();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let resumed = status(&server).await;
+    assert_eq!(resumed["state"], "running", "{resumed}");
+    assert_eq!(fake.calls(fake_roblox::CLOUD_USER), 6, "the restart did not spend the window again: {resumed}");
+    let checks = health(&server).await;
+    let budgets = check(&checks, "Roblox budgets")["detail"].as_str().unwrap().to_string();
+    // The window's use came back with the server: the 6 calls, and at most the tenth of the
+    // budget (1) reserved ahead of them.
+    let used = budgets.split("cloud/v2/users/{id} ").nth(1).and_then(|rest| rest.split('/').next());
+    assert!(matches!(used, Some("6" | "7")), "{budgets}");
+
+    let scan = loop {
+        let s = status(&server).await;
+        if s["state"] != "running" && s["state"] != "queued" {
+            break s;
+        }
+        if started.elapsed() > Duration::from_secs(100) {
+            let checks = health(&server).await;
+            panic!("{s}\n{}\n{}", check(&checks, "Roblox budgets")["detail"], server.stderr());
+        }
+        // Under the key's 100 calls a minute.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    };
+    assert_eq!(scan["state"], "completed", "{scan}");
+    assert_eq!((scan["processed"].as_u64(), scan["failed"].as_u64()), (Some(12), Some(0)), "{scan}");
+    assert_eq!(fake.calls(&format!("429 {}", fake_roblox::CLOUD_USER)), 0, "Roblox never had to refuse a call");
+    assert_eq!(fake.calls(fake_roblox::CLOUD_USER), 12, "each member's profile read once");
+    let from_start = fake.calls(&format!("{} from 0", fake_roblox::CLOUD_MEMBERSHIPS));
+    assert_eq!(from_start, 1, "the resumed scan went on from its page token, not from the first page");
+    assert!(fake.calls(&format!("{} from 6", fake_roblox::CLOUD_MEMBERSHIPS)) >= 1, "the second page was read");
 }

@@ -2,7 +2,9 @@
 //! monitor's figures and snapshots.
 
 mod badge_days;
+mod budget_ledger;
 pub use badge_days::{BADGE_DAYS_KEPT, badge_days, first_badge_day, prune_badge_days, record_day, utc_day};
+pub use budget_ledger::{SavedWindow, reserve as reserve_budget, windows_since as budget_windows_since};
 
 use std::collections::HashMap;
 

@@ -1059,6 +1059,8 @@ fn cloud_memberships_body(s: &Shared, id: &str, q: &HashMap<String, String>) -> 
     let page_size = modes.member_page_size.map_or(asked_size, |n| n.clamp(1, asked_size));
     let scope = format!("groups/{gid}");
     let offset = cloud_offset(q, 'm', &scope)?;
+    // Which page was asked for: a scan resumed by its page token never asks for page 0 again.
+    *s.calls.lock().unwrap().entry(format!("{CLOUD_MEMBERSHIPS} from {offset}")).or_default() += 1;
     let total = member_total(&modes, gid) as usize;
     let member = |name: String, role: u64, position: Option<usize>| {
         let uid = id_of(&name);
