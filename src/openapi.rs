@@ -119,7 +119,7 @@ named __Host-fanhub_session, __Host-fanhub_admin and __Host-fanhub_owner."),
         crate::shell::pictures::player_card_picture,
         openapi_json,
     ),
-    components(schemas(crate::error::ErrorBody)),
+    components(schemas(crate::error::ErrorBody, crate::ads::store::SponsoredAd)),
     tags(
         (name = "site", description = "Site settings, health and public figures"),
         (name = "commands", description = "The admin-command database"),
@@ -204,6 +204,14 @@ fn complete(doc: &mut Value) {
         })
         .collect();
     doc["components"]["securitySchemes"] = Value::Object(schemes);
+    // The banner feature serves the sponsored ad as JSON it cannot type (ads depends on banner, not
+    // the other way round); the ads feature's schema is what it is.
+    if let Some(ad) = doc.pointer_mut("/components/schemas/ActiveBanner/properties/advertisement") {
+        *ad = json!({
+            "description": "The sponsored advertisement running now; null when the banner is the site's own.",
+            "oneOf": [{"$ref": "#/components/schemas/SponsoredAd"}, {"type": "null"}],
+        });
+    }
     let Some(paths) = doc["paths"].as_object_mut() else { return };
     for (path, item) in paths.iter_mut() {
         for method in METHODS {
@@ -273,7 +281,10 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
     }
     if keyed {
         add("401", "No X-API-Key, or an unknown or revoked key");
-        add("429", "The key is over its rate limit");
+        add(
+            "429",
+            "The key is over its rate limit (with the X-RateLimit-* headers), or the address sent too many wrong keys",
+        );
     }
     for (status, response) in responses.iter_mut() {
         let code: u16 = status.parse().unwrap_or(0);

@@ -22,28 +22,33 @@ pub struct AdAnalysis {
     /// The category's call to action when confident, else the neutral `Visit site`.
     pub call_to_action: String,
     /// `heuristic` or `llm`.
+    #[schema(schema_with = source_values)]
     pub source: String,
     /// `confident` (the category follows from the evidence) or `unsure`. Readings stored before
     /// this field existed read as unsure.
     #[serde(default = "unsure")]
-    #[schema(pattern = "^(confident|unsure)$")]
+    #[schema(schema_with = certainty_values, required = true)]
     pub certainty: String,
     /// 0-100: how strongly and how clearly the evidence points to one category (50 and more is
     /// confident); for the model's reading, its own high (90) or low (30).
     #[serde(default)]
-    #[schema(maximum = 100)]
+    #[schema(maximum = 100, required = true)]
     pub confidence: u8,
     /// The category the evidence leans to, also when unsure; null when nothing pointed anywhere.
     #[serde(default)]
+    #[schema(required = true)]
     pub guess: Option<String>,
     /// Why: each category the ad's words point to, strongest first, with the words that matched.
     #[serde(default)]
+    #[schema(required = true)]
     pub evidence: Vec<Evidence>,
 }
 
-/// The words of an ad that point to one category.
+/// The words of an ad that point to one category (`AdEvidence` in the OpenAPI document: the newgen
+/// verdict has an `Evidence` of its own).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = AdEvidence)]
 pub struct Evidence {
     pub category: String,
     /// The weight of the matches: 2 a word of the description or the address, 4 a telling phrase
@@ -60,6 +65,14 @@ pub const UNSURE: &str = "unsure";
 pub const UNSURE_CATEGORY: &str = "Unsure";
 /// The call to action when the reading is not confident: true of every ad.
 pub const NEUTRAL_CALL_TO_ACTION: &str = "Visit site";
+
+fn source_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&["heuristic", "llm"])
+}
+
+fn certainty_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&[CONFIDENT, UNSURE])
+}
 
 fn unsure() -> String {
     UNSURE.into()

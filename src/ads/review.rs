@@ -85,8 +85,12 @@ pub fn sweep_rejected_images(conn: &Connection, uploads: &FsPath, now_ms: i64) -
 #[derive(Deserialize, ToSchema)]
 pub struct StatusChange {
     /// approved or rejected.
-    #[schema(pattern = "^(approved|rejected)$")]
+    #[schema(schema_with = review_values)]
     pub status: String,
+}
+
+fn review_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&["approved", "rejected"])
 }
 
 #[derive(Serialize, ToSchema)]

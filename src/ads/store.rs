@@ -266,20 +266,39 @@ pub fn running_sponsor(conn: &Connection, at_ms: i64) -> Result<Option<crate::ba
     }))
 }
 
-/// The advertisement fields the bottom banner and the fullscreen ad show.
+/// The advertisement fields the bottom banner and the fullscreen ad show: the active banner's
+/// `advertisement` (the banner feature carries it as JSON, since it cannot know this feature's types;
+/// the OpenAPI document names this schema there).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SponsoredAd {
+    pub id: i64,
+    pub website_url: String,
+    /// `/uploads/NAME`.
+    pub image_path: Option<String>,
+    pub ad_description: String,
+    pub premium_fullscreen: bool,
+    pub duration: String,
+    pub fullscreen_message_type: Option<String>,
+    pub fullscreen_custom_message: Option<String>,
+    pub ai_analysis: AdAnalysis,
+    pub links: Vec<String>,
+}
+
 fn banner_fields(ad: &Application) -> serde_json::Value {
-    serde_json::json!({
-        "id": ad.id,
-        "websiteUrl": ad.website_url,
-        "imagePath": ad.image_path,
-        "adDescription": ad.ad_description,
-        "premiumFullscreen": ad.premium_fullscreen,
-        "duration": ad.duration,
-        "fullscreenMessageType": ad.fullscreen_message_type,
-        "fullscreenCustomMessage": ad.fullscreen_custom_message,
-        "aiAnalysis": ad.ai_analysis,
-        "links": ad.links,
-    })
+    let sponsored = SponsoredAd {
+        id: ad.id,
+        website_url: ad.website_url.clone(),
+        image_path: ad.image_path.clone(),
+        ad_description: ad.ad_description.clone(),
+        premium_fullscreen: ad.premium_fullscreen,
+        duration: ad.duration.clone(),
+        fullscreen_message_type: ad.fullscreen_message_type.clone(),
+        fullscreen_custom_message: ad.fullscreen_custom_message.clone(),
+        ai_analysis: ad.ai_analysis.clone(),
+        links: ad.links.clone(),
+    };
+    serde_json::to_value(sponsored).expect("a sponsored ad serializes")
 }
 
 #[derive(Debug, Serialize, ToSchema, PartialEq, Eq, Default)]

@@ -34,7 +34,8 @@ pub struct Banner {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ActiveBanner {
     pub banner: Banner,
-    /// The active advertisement (always null until the ads feature exists).
+    /// The sponsored advertisement running now (the ads feature's `SponsoredAd`, named in the
+    /// OpenAPI document by its assembly); null when the banner is the site's own.
     #[schema(value_type = Option<Object>)]
     pub advertisement: Option<serde_json::Value>,
 }

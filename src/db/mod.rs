@@ -244,6 +244,7 @@ pub struct DatabaseStatus {
     #[schema(value_type = std::collections::BTreeMap<String, i64>)]
     pub tables: std::collections::BTreeMap<String, i64>,
     /// When the last backup was written (admin panel or `fanhub backup`), if ever.
+    #[schema(format = DateTime)]
     pub last_backup: Option<String>,
 }
 

@@ -27,7 +27,9 @@ pub struct Guide {
     pub category: String,
     #[schema(schema_with = difficulty_values)]
     pub difficulty: String,
+    /// Optional in a guide's file; always in an answer.
     #[serde(default)]
+    #[schema(required = true)]
     pub tags: Vec<String>,
 }
 

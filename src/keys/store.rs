@@ -26,6 +26,7 @@ pub struct ApiKeyView {
     #[schema(format = DateTime)]
     pub created: String,
     pub requests: i64,
+    #[schema(format = DateTime)]
     pub last_used: Option<String>,
     /// Anonymised (IPv4 /24, IPv6 /48).
     pub created_from_ip: String,

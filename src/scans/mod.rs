@@ -312,9 +312,13 @@ pub struct ScanStatus {
     pub max_rate_per_minute: f64,
     /// Seconds left at the measured rate; null when there is no rate to go by.
     pub eta_seconds: Option<u64>,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub started_at: Option<String>,
+    #[schema(format = DateTime)]
     pub updated_at: String,
+    #[schema(format = DateTime)]
     pub finished_at: Option<String>,
 }
 

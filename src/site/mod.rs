@@ -274,6 +274,7 @@ pub struct PageText {
     pub index: bool,
     /// `title | site name`, what the browser tab shows (filled at load).
     #[serde(default)]
+    #[schema(required = true)]
     pub document_title: String,
 }
 

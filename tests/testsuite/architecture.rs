@@ -411,6 +411,61 @@ fn every_table_is_written_by_one_store() {
     );
 }
 
+/// The OpenAPI schema name of every `ToSchema` type: its own name, or the one its
+/// `#[schema(as = ...)]` gives it; with the file that declares it.
+fn schema_names(sources: &[Source]) -> Vec<(String, String)> {
+    let mut names = Vec::new();
+    for source in sources {
+        let lines: Vec<&str> = source.text.lines().collect();
+        for (at, line) in lines.iter().enumerate() {
+            if !(line.trim_start().starts_with("#[derive(") && line.contains("ToSchema")) {
+                continue;
+            }
+            let mut renamed = None;
+            for next in &lines[at + 1..] {
+                let next = next.trim_start();
+                if let Some(rest) = next.split("schema(as = ").nth(1) {
+                    let path = rest.split([')', ',']).next().unwrap_or_default();
+                    renamed = path.rsplit("::").next().map(|n| n.trim().to_string());
+                }
+                if next.starts_with("#[") || next.starts_with("//") {
+                    continue;
+                }
+                let item = next.strip_prefix("pub").map_or(next, |rest| match rest.strip_prefix('(') {
+                    Some(scoped) => scoped.split_once(')').map_or(rest, |(_, after)| after),
+                    None => rest,
+                });
+                let item = item.trim_start();
+                if let Some(rest) = item.strip_prefix("struct ").or_else(|| item.strip_prefix("enum ")) {
+                    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    names.push((renamed.unwrap_or(name), source.path.clone()));
+                }
+                break;
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn no_two_openapi_schemas_share_a_name() {
+    // utoipa names a schema after its type, so two types of one name become one schema and the
+    // document describes one of them wrongly (it happened: the ad reading's `Evidence` and the
+    // newgen verdict's). A second type of a taken name says `#[schema(as = OtherName)]`.
+    let names = schema_names(&sources());
+    assert!(names.len() > 100, "the scan finds the schemas: {}", names.len());
+    let mut declared: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, path) in &names {
+        declared.entry(name).or_default().push(path);
+    }
+    let twice: Vec<String> = declared
+        .iter()
+        .filter(|(_, paths)| paths.len() > 1)
+        .map(|(name, paths)| format!("{name}: {paths:?}"))
+        .collect();
+    assert!(twice.is_empty(), "schemas of one name:\n{}", twice.join("\n"));
+}
+
 #[test]
 fn the_checks_see_what_they_check() {
     // The parsers must find what they are meant to find, or the checks above would pass on nothing.
@@ -433,6 +488,14 @@ fn the_checks_see_what_they_check() {
     assert!(edges.get("app").is_some_and(|t| t.contains_key("accounts")), "app assembles accounts");
     assert!(sources.iter().any(|s| s.path == "scans/store/jobs.rs"), "a store folder is read");
     assert!(!sources.iter().any(|s| s.path.ends_with("/tests.rs")), "test modules are left out");
+    let schemas = schema_names(&[
+        Source {
+            path: "a.rs".into(),
+            text: "#[derive(Serialize, ToSchema)]\n/// Doc.\n#[schema(as = Other)]\npub(crate) struct Named {".into(),
+        },
+        Source { path: "b.rs".into(), text: "#[derive(utoipa::ToSchema)]\nenum Kind {".into() },
+    ]);
+    assert_eq!(schemas, [("Other".to_string(), "a.rs".to_string()), ("Kind".to_string(), "b.rs".to_string())]);
 }
 
 #[test]

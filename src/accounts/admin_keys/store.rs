@@ -20,11 +20,22 @@ pub struct KeyRecord {
     pub id: i64,
     pub prefix: String,
     pub name: String,
+    /// How the key was made: `cli` (`fanhub admin-key`), `phrase` (the secret phrase, bound to one
+    /// address) or `direct` (generated on the server from loopback).
+    #[schema(schema_with = source_values)]
     pub source: String,
     pub bound_ip: Option<String>,
     #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub last_used: Option<String>,
+}
+
+/// The ways a key is made (the `source` column).
+pub const SOURCES: [&str; 3] = ["cli", "phrase", "direct"];
+
+fn source_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&SOURCES)
 }
 
 const KEY_COLUMNS: &str = "k.id, k.prefix, k.name, k.source, k.bound_ip, k.created_at, k.last_used";
@@ -50,6 +61,7 @@ impl KeyRecord {
 
 /// Creates a key and returns it in full (the only time it exists outside the caller).
 pub fn create(conn: &Connection, name: &str, source: &str, bound_ip: Option<IpAddr>) -> Result<String, ApiError> {
+    debug_assert!(SOURCES.contains(&source), "an admin key's source is one of SOURCES");
     let key = format!("fha_{}", random_hex(20));
     let name: String = name.trim().chars().take(64).collect();
     conn.execute(

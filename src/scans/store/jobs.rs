@@ -10,7 +10,7 @@ pub const LIVE_STATES: [&str; 2] = ["queued", "running"];
 /// Every state a scan can be in.
 pub const SCAN_STATES: [&str; 5] = ["queued", "running", "completed", "failed", "cancelled"];
 
-fn state_values() -> utoipa::openapi::Object {
+pub(crate) fn state_values() -> utoipa::openapi::Object {
     crate::http::schema::string_enum(&SCAN_STATES)
 }
 

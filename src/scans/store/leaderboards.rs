@@ -161,6 +161,7 @@ pub struct GroupSummary {
     pub newgens: u64,
     /// The latest scan of the group.
     pub last_scan_id: i64,
+    #[schema(schema_with = super::jobs::state_values)]
     pub last_scan_state: String,
 }
 

@@ -18,7 +18,7 @@ pub struct AbuseReport {
     pub reason: String,
     /// Derived from the reason: exploiting, scamming, harassment, impersonation,
     /// inappropriate-content, botting or other.
-    #[schema(pattern = "^(exploiting|scamming|harassment|impersonation|inappropriate-content|botting|other)$")]
+    #[schema(schema_with = category_values)]
     pub category: String,
     pub description: String,
     #[schema(schema_with = priority_values)]
@@ -38,6 +38,10 @@ pub const PRIORITIES: [&str; 4] = ["low", "medium", "high", "urgent"];
 
 fn priority_values() -> utoipa::openapi::Object {
     crate::http::schema::string_enum(&PRIORITIES)
+}
+
+fn category_values() -> utoipa::openapi::Object {
+    crate::http::schema::string_enum(&REPORT_CATEGORIES)
 }
 
 fn state_values() -> utoipa::openapi::Object {

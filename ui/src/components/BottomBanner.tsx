@@ -27,7 +27,7 @@ export function AdImage({
   placeholderClassName,
   iconSize = 24,
 }: {
-  imagePath: string;
+  imagePath: string | null | undefined;
   className?: string;
   placeholderClassName?: string;
   iconSize?: number;

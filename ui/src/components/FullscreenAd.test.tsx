@@ -5,6 +5,7 @@ import { BANNER_CLOSED_KEY, BottomBanner } from './BottomBanner';
 import { FullscreenAd } from './FullscreenAd';
 import { FULLSCREEN_SESSION_KEY } from './adImage';
 import { renderWithClient, site, stubFetch } from '../test/helpers';
+import { adAnalysis } from '../test/fixtures';
 import type { ActiveBannerResponse, Advertisement } from '../lib/types';
 
 const ad: Advertisement = {
@@ -16,14 +17,14 @@ const ad: Advertisement = {
   duration: '10-fullscreen',
   fullscreenMessageType: 'ai-generated',
   fullscreenCustomMessage: null,
-  aiAnalysis: {
+  aiAnalysis: adAnalysis({
     summary: 'The best block shop',
     mainProduct: 'Blocks',
     category: 'Gaming',
     priceRange: 'Free',
     keyFeatures: ['One', 'Two', 'Three', 'Four'],
     callToAction: 'Shop now',
-  },
+  }),
   links: ['https://video.example.com/watch', 'javascript:alert(1)'],
 };
 
@@ -123,7 +124,7 @@ describe('sponsored banner and fullscreen ad', () => {
       '/api/admin/active-banner': active({
         ...ad,
         adDescription: description,
-        aiAnalysis: {
+        aiAnalysis: adAnalysis({
           summary: 'The friendliest survival server',
           mainProduct: 'blockcraft.example',
           category: 'Game server',
@@ -131,7 +132,7 @@ describe('sponsored banner and fullscreen ad', () => {
           keyFeatures: ['Weekly build contests', 'Free ranks', 'Friendly staff'],
           callToAction: 'Join the server',
           certainty: 'confident',
-        },
+        }),
       }),
     });
     renderWithClient(<Shell />);

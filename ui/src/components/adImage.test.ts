@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activeAd, adImageSrc, bannerLinks, fullscreenContent, isFullscreenAd, repeats, rollFullscreen, safeHref, FULLSCREEN_SESSION_KEY } from './adImage';
 import type { ActiveBannerResponse, Advertisement } from '../lib/types';
+import { adAnalysis } from '../test/fixtures';
 
 const ad: Advertisement = {
   id: 7,
@@ -11,7 +12,8 @@ const ad: Advertisement = {
   duration: '1-day',
   fullscreenMessageType: null,
   fullscreenCustomMessage: null,
-  aiAnalysis: null,
+  aiAnalysis: adAnalysis(),
+  links: [],
 };
 const banner = { isActive: true, backgroundColor: '#000', textColor: '#fff', borderColor: '#111', advertisementId: 7, expiresAt: null };
 
@@ -89,15 +91,14 @@ describe('bannerLinks', () => {
 });
 
 describe('fullscreenContent (each thing once; the call to action)', () => {
-  const analysis = {
+  const analysis = adAnalysis({
     summary: 'Build the best castle and win',
     mainProduct: 'contest.example',
     category: 'Unsure',
     priceRange: 'Not stated',
     keyFeatures: ['Entries close Friday', 'Winners shown live on stream', 'Judged by the community'],
     callToAction: 'Visit site',
-    certainty: 'unsure' as const,
-  };
+  });
   const contest: Advertisement = {
     ...ad,
     adDescription: 'TH BUILD CONTEST: build the best castle and win! Entries close Friday. Winners shown live on stream.',
@@ -120,7 +121,7 @@ describe('fullscreenContent (each thing once; the call to action)', () => {
     expect(fullscreenContent(guessed).callToAction).toBe('Visit site');
     const sure = { ...contest, aiAnalysis: { ...analysis, callToAction: 'Join the server', certainty: 'confident' as const } };
     expect(fullscreenContent(sure).callToAction).toBe('Join the server');
-    expect(fullscreenContent({ ...contest, aiAnalysis: null })).toEqual({ summary: null, features: [], callToAction: 'Visit site', advertisersWords: false });
+    expect(fullscreenContent({ ...contest, aiAnalysis: adAnalysis() })).toEqual({ summary: null, features: [], callToAction: 'Visit site', advertisersWords: false });
   });
   it('keeps a summary that says something new, and at most 3 features', () => {
     const llm = { ...analysis, summary: 'A castle-building contest with a prize', keyFeatures: ['a one', 'b two', 'c three', 'd four'] };

@@ -2,6 +2,7 @@
 // the audience figures (a figure the server did not measure stays absent) and the submit call.
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from './api';
+import type { components } from './api/schema';
 import type { PublicStats } from './types';
 
 export type AdDuration = '1-day' | '1-month' | '10-fullscreen';
@@ -138,11 +139,7 @@ export function adFormData(values: AdFormValues, image: File): FormData {
   return form;
 }
 
-export interface Submitted {
-  success: boolean;
-  id: number;
-  message: string;
-}
+export type Submitted = components['schemas']['Submitted'];
 
 export function useSubmitAd() {
   return useMutation<Submitted, unknown, FormData>({

@@ -1,33 +1,13 @@
 // The visitor's API keys: generate, list, revoke, and the database status check a key opens.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './api';
+import type { components } from './api/schema';
 
-export interface ApiKeyLimits {
-  perMinute: number;
-  perHour: number;
-  perDay: number;
-}
-
-export interface ApiKey {
-  name: string;
-  /** The full key in the answer to a generation only; its first KEY_PREFIX_LENGTH characters everywhere else. */
-  key: string;
-  created: string;
-  requests: number;
-  lastUsed: string | null;
-  createdFromIp: string;
-  lastUsedFromIp: string | null;
-  uniqueIps: number;
-  limits?: ApiKeyLimits;
-}
+/** A key as its owner sees it: the full key in the answer to a generation only, its first KEY_PREFIX_LENGTH characters everywhere else. */
+export type ApiKey = components['schemas']['ApiKeyView'];
 
 /** The public database check: the schema and the file, nothing about accounts, sessions or backups. */
-export interface DatabaseInfo {
-  schemaVersion: number;
-  latestSchemaVersion: number;
-  sizeBytes: number;
-  journalMode: string;
-}
+export type DatabaseInfo = components['schemas']['DatabaseHealth'];
 
 /** The key list shows the first 12 characters of each key. */
 export const KEY_PREFIX_LENGTH = 12;

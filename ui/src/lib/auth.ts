@@ -1,6 +1,7 @@
 // Accounts: the current user, login / register / logout, and the pure form validators of the login screen.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest, getQueryFn } from './api';
+import type { components } from './api/schema';
 import type { User } from './types';
 
 export const USERNAME_MIN = 3;
@@ -103,10 +104,7 @@ export function useCurrentUser() {
   });
 }
 
-export interface AuthResponse {
-  success: boolean;
-  user: User;
-}
+export type AuthResponse = components['schemas']['UserEnvelope'];
 
 export function useLogin() {
   return useMutation<AuthResponse, unknown, Credentials>({

@@ -1,23 +1,10 @@
 // The Updates page (/discord-news): what GET /api/discord/{product}-updates answers and how the
 // page words it.
+import type { components } from './api/schema';
 import type { SiteSettings } from './types';
 
-export interface SummaryInfo {
-  source: 'ai' | 'extractive';
-  model: string | null;
-  generatedAt: string;
-  messageCount: number;
-}
-
-export interface ProductUpdates {
-  product: string;
-  title: string;
-  configured: boolean;
-  gameUpdates: string[];
-  communityHighlights: string[];
-  gameUpdatesSource: SummaryInfo | null;
-  communityHighlightsSource: SummaryInfo | null;
-}
+export type SummaryInfo = components['schemas']['SummaryInfo'];
+export type ProductUpdates = components['schemas']['ProductUpdates'];
 
 export const EMPTY_GAME_UPDATES = 'No recent game updates available';
 export const EMPTY_COMMUNITY_HIGHLIGHTS = 'No recent community highlights available';

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, errorSentence, throwIfNotOk } from './api';
 import { useCurrentUser } from './auth';
 import { toast } from './toast';
+import type { components } from './api/schema';
 import type { Command, Favorite } from './types';
 
 /** The favorites query key includes the user id, so one user's cached favorites never show for another. */
@@ -27,11 +28,7 @@ export function useFavorites(userId: number | null | undefined) {
   });
 }
 
-interface RatingResponse {
-  success: boolean;
-  avgRating: number;
-  ratingCount: number;
-}
+type RatingResponse = components['schemas']['RatingResult'];
 
 /**
  * Everything a command card needs: whether the visitor is signed in, whether a command is a favorite, and the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backupDownloadUrl } from './admin';
+import { backupDownloadUrl } from './admin/backups';
 import { formatAge, formatBytes, formatDate, formatDateTime, formatDateWithAge, formatDaysInText, formatMoment, formatTime, parseDate } from './format';
 
 describe('formatBytes', () => {

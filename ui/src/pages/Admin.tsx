@@ -13,15 +13,10 @@ import { SettingsTab } from '../components/admin/SettingsTab';
 import { UsersTab } from '../components/admin/UsersTab';
 import { Button } from '../components/ui/Button';
 import { Tabs, type TabDef } from '../components/ui/Tabs';
-import {
-  ADMIN_KEYS,
-  useAdminActiveBanner,
-  useAdminAdvertisements,
-  useAdminCheck,
-  useAdminSignOut,
-  useAdminStats,
-  useVerifyKey,
-} from '../lib/admin';
+import { useAdminCheck, useAdminSignOut, useVerifyKey } from '../lib/admin/access';
+import { useAdminActiveBanner, useAdminAdvertisements } from '../lib/admin/advertisements';
+import { useAdminStats } from '../lib/admin/dashboard';
+import { ADMIN_KEYS } from '../lib/admin/queries';
 import { ApiError, errorSentence } from '../lib/api';
 import { useSite } from '../lib/site';
 import { toast } from '../lib/toast';

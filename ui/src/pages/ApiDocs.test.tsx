@@ -20,7 +20,6 @@ function apiKey(over: Partial<ApiKey> = {}): ApiKey {
     createdFromIp: '203.0.113.0',
     lastUsedFromIp: '198.51.100.0',
     uniqueIps: 3,
-    limits: { perMinute: 100, perHour: 1000, perDay: 10000 },
     ...over,
   };
 }

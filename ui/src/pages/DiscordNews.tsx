@@ -48,7 +48,7 @@ function Product({ product, title, showTitle }: { product: string; title: string
               icon={Gamepad2}
               lines={data.gameUpdates}
               empty={EMPTY_GAME_UPDATES}
-              source={data.gameUpdatesSource}
+              source={data.gameUpdatesSource ?? null}
               level={showTitle ? 3 : 2}
             />
             <UpdatesCard
@@ -57,7 +57,7 @@ function Product({ product, title, showTitle }: { product: string; title: string
               icon={MessagesSquare}
               lines={data.communityHighlights}
               empty={EMPTY_COMMUNITY_HIGHLIGHTS}
-              source={data.communityHighlightsSource}
+              source={data.communityHighlightsSource ?? null}
               level={showTitle ? 3 : 2}
             />
           </div>

@@ -1,5 +1,5 @@
 import { Flag } from 'lucide-react';
-import { REPORT_STATES, useAbuseReports, useUpdateReport, type AbuseReport, type ReportState } from '../../lib/admin';
+import { REPORT_STATES, useAbuseReports, useUpdateReport, type AbuseReport, type ReportState } from '../../lib/admin/reports';
 import { formatDateTime } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { Badge, type BadgeVariant } from '../ui/Badge';

@@ -1,20 +1,8 @@
 import { useState } from 'react';
 import { Check, ExternalLink, Megaphone, Play, Sparkles, X } from 'lucide-react';
-import {
-  activationColors,
-  durationLabel,
-  statusLabel,
-  useActivateBanner,
-  useAdminActiveBanner,
-  useAdminAdvertisements,
-  useAdminSettings,
-  useNow,
-  useUpdateAdStatus,
-  visibleApplications,
-  type AdApplication,
-  type ApplicationStatus,
-  type BannerColors,
-} from '../../lib/admin';
+import { activationColors, durationLabel, statusLabel, useActivateBanner, useAdminActiveBanner, useAdminAdvertisements, useUpdateAdStatus, visibleApplications, type AdApplication, type ReviewDecision } from '../../lib/admin/advertisements';
+import { useNow } from '../../lib/admin/queries';
+import { useAdminSettings, type BannerColors } from '../../lib/admin/settings';
 import { formatRemaining, msUntil } from '../../lib/countdown';
 import { formatDate } from '../../lib/format';
 import { toast } from '../../lib/toast';
@@ -46,7 +34,7 @@ export function AdvertisementsTab({ defaultColors }: { defaultColors: BannerColo
 
   const apps = showRejected ? (data?.applications ?? []) : visibleApplications(data?.applications);
 
-  function setStatus(app: AdApplication, status: ApplicationStatus) {
+  function setStatus(app: AdApplication, status: ReviewDecision) {
     updateStatus.mutate(
       { id: app.id, status },
       {

@@ -1,5 +1,5 @@
 import { AlertTriangle, CheckCircle2, Info, RefreshCw, XCircle } from 'lucide-react';
-import { useAppLogs, useExceptions } from '../../lib/admin';
+import { useAppLogs, useExceptions } from '../../lib/admin/logs';
 import { formatDateTime } from '../../lib/format';
 import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Button } from '../ui/Button';

@@ -1,5 +1,5 @@
 import { Archive, Download } from 'lucide-react';
-import { backupDownloadUrl, useBackupNow, useBackups } from '../../lib/admin';
+import { backupDownloadUrl, useBackupNow, useBackups } from '../../lib/admin/backups';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { Button, buttonClass } from '../ui/Button';

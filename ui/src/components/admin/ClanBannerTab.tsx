@@ -1,4 +1,5 @@
-import { useAdminActiveBanner, useAdminSettings } from '../../lib/admin';
+import { useAdminActiveBanner } from '../../lib/admin/advertisements';
+import { useAdminSettings } from '../../lib/admin/settings';
 import type { SiteSettings } from '../../lib/types';
 import { Badge } from '../ui/Badge';
 import { Skeleton } from '../ui/Skeleton';

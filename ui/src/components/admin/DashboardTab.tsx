@@ -1,12 +1,7 @@
 import { Activity, Award, BarChart3, Clock, Eye, Megaphone, Radar, Users } from 'lucide-react';
-import {
-  formatUptime,
-  uptimeSecondsAt,
-  useAdminActiveBanner,
-  useAdminStats,
-  useNow,
-  type AdminStats,
-} from '../../lib/admin';
+import { useAdminActiveBanner } from '../../lib/admin/advertisements';
+import { formatUptime, uptimeSecondsAt, useAdminStats, type AdminStats } from '../../lib/admin/dashboard';
+import { useNow } from '../../lib/admin/queries';
 import { formatRemaining, msUntil } from '../../lib/countdown';
 import { formatDateTime } from '../../lib/format';
 import type { ActiveBannerResponse } from '../../lib/types';

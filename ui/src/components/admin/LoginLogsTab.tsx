@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { LOGIN_LOGS_PAGE_SIZE, newestFirst, pageCount, useLoginLogs } from '../../lib/admin';
+import { LOGIN_LOGS_PAGE_SIZE, newestFirst, useLoginLogs } from '../../lib/admin/logs';
+import { pageCount } from '../../lib/admin/queries';
 import { formatDateTime } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { Badge } from '../ui/Badge';

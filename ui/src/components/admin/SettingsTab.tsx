@@ -1,17 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Database, Download, HardDrive, KeyRound, Palette, Power, RotateCcw, Save, Trash2 } from 'lucide-react';
-import {
-  isHexColor,
-  useAdminHealth,
-  useAdminKeys,
-  useAdminSettings,
-  useClearCache,
-  useRevertBanner,
-  useRevokeKey,
-  useSaveSettings,
-  type AdminKey,
-  type BannerColors,
-} from '../../lib/admin';
+import { isHexColor, useAdminHealth, useAdminKeys, useAdminSettings, useClearCache, useRevertBanner, useRevokeKey, useSaveSettings, type AdminKey, type BannerColors } from '../../lib/admin/settings';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import type { SiteSettings } from '../../lib/types';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Trash2, UserCheck, UserX } from 'lucide-react';
-import { useAdminUsers, useDeleteUser, useUpdateUser } from '../../lib/admin';
+import { useAdminUsers, useDeleteUser, useUpdateUser } from '../../lib/admin/users';
 import { formatDate } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import type { Role, User } from '../../lib/types';

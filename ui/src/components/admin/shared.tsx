@@ -2,7 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import type { ComponentChildren } from 'preact';
 import { ExternalLink } from 'lucide-react';
 import { ApiError } from '../../lib/api';
-import type { BannerColors } from '../../lib/admin';
+import type { BannerColors } from '../../lib/admin/settings';
 import { toast } from '../../lib/toast';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';

@@ -1,29 +1,14 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
+import type { components } from '../../lib/api/schema';
 import { apiRequest, errorSentence } from '../../lib/api';
 import { SectionCard } from '../admin/shared';
 import { Button } from '../ui/Button';
 import { Input, Label } from '../ui/Input';
 
-/** A scan as /api/v1/scan-status answers it (the fields this form shows). */
-export interface ScanStatus {
-  id: number;
-  groupId: number;
-  groupName: string;
-  state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-  total: number;
-  processed: number;
-  veterans: number;
-  newgens: number;
-  failed: number;
-  percent: number;
-  ratePerMinute: number | null;
-  maxRatePerMinute: number;
-  etaSeconds: number | null;
-  notice: string | null;
-  error: string | null;
-}
+/** A scan as /api/v1/scan-status answers it. */
+export type ScanStatus = components['schemas']['ScanStatus'];
 
 /** How often the progress is asked for while a scan is live (the server answers 304 while nothing changed). */
 export const POLL_MS = 2000;
@@ -115,8 +100,8 @@ export function GroupScan({ apiKey }: { apiKey: string }) {
             {scan.processed.toLocaleString('en-US')} of {scan.total.toLocaleString('en-US')} members ({pct}%) ·{' '}
             {scan.veterans.toLocaleString('en-US')} veterans · {scan.newgens.toLocaleString('en-US')} newgens
             {scan.failed > 0 && ` · ${scan.failed.toLocaleString('en-US')} not classified`}
-            {scan.ratePerMinute !== null && ` · ${scan.ratePerMinute} members/min`}
-            {isLive(scan) && etaText(scan.etaSeconds) && ` · ${etaText(scan.etaSeconds)} left`}
+            {scan.ratePerMinute != null && ` · ${scan.ratePerMinute} members/min`}
+            {isLive(scan) && etaText(scan.etaSeconds ?? null) && ` · ${etaText(scan.etaSeconds ?? null)} left`}
           </p>
           {scan.notice && <p className="text-sm text-amber-200">{scan.notice}</p>}
           {scan.error && <p className="text-sm text-red-200">{scan.error}</p>}

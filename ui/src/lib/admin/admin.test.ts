@@ -1,14 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { activationColors, durationLabel, formatUptime, isHexColor, newestFirst, pageCount, statusLabel, uptimeSecondsAt, visibleApplications, type AdApplication } from './admin';
+import { activationColors, durationLabel, statusLabel, visibleApplications, type AdApplication } from './advertisements';
+import { formatUptime, uptimeSecondsAt } from './dashboard';
+import { newestFirst } from './logs';
+import { pageCount } from './queries';
+import { isHexColor } from './settings';
 
 const app = (id: number, status: AdApplication['status']): AdApplication => ({
   id,
   websiteUrl: `https://ex${id}.com`,
   adDescription: 'd',
   duration: '1-day',
+  links: [],
   status,
   isActive: false,
   createdAt: '2026-01-01T00:00:00Z',
+  imagePath: `/uploads/ad${id}.png`,
+  premiumFullscreen: false,
+  aiAnalysis: {
+    summary: 's',
+    mainProduct: 'p',
+    category: 'Unsure',
+    priceRange: 'Unknown',
+    keyFeatures: [],
+    callToAction: 'Visit site',
+    source: 'heuristic',
+    certainty: 'unsure',
+    confidence: 0,
+    guess: null,
+    evidence: [],
+  },
+  design: { backgroundColor: '#112233', textColor: '#ffffff', borderColor: '#445566' },
 });
 
 describe('advertisement helpers', () => {

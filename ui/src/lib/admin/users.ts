@@ -1,0 +1,20 @@
+// The Users tab: accounts, their roles and whether they may sign in.
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../api';
+import { ADMIN_KEYS, adminQuery, useAdminMutation, type Schemas } from './queries';
+
+export type UserPatch = Schemas['UserChange'];
+
+export function useAdminUsers() {
+  return useQuery<Schemas['UserList']>(adminQuery(ADMIN_KEYS.users));
+}
+
+export function useUpdateUser() {
+  return useAdminMutation<{ id: number; patch: UserPatch }, Schemas['UserResult']>(({ id, patch }) =>
+    apiRequest('PATCH', `/api/admin/users/${id}`, patch),
+  );
+}
+
+export function useDeleteUser() {
+  return useAdminMutation<number>((id) => apiRequest('DELETE', `/api/admin/users/${id}`));
+}
