@@ -240,6 +240,7 @@ fn mark_binary_bodies(op: &mut Value) {
 
 fn complete_operation(path: &str, method: &str, op: &mut Value) {
     let json_body = op.pointer("/requestBody/content/application~1json").is_some();
+    let has_body = op.get("requestBody").is_some();
     let has_path_params = path.contains('{');
     let admin_guarded = op["security"].as_array().is_some_and(|reqs| reqs.iter().any(|r| r.get("adminKey").is_some()));
     let keyed = op["security"].as_array().is_some_and(|reqs| reqs.len() == 1 && reqs[0].get("apiKey").is_some());
@@ -257,6 +258,15 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
             responses.insert(status.to_string(), error_response(description));
         }
     };
+    // Every request: one address holds at most --max-connections-per-address connections (through a
+    // trusted proxy, requests) at once (`http::connections`).
+    add("429", "Too many connections or requests at once from one address");
+    if has_body {
+        add(
+            "408",
+            "The request body arrived too slowly (under --min-body-rate after the read timeout, or silent for as long)",
+        );
+    }
     if json_body {
         add("400", "The body is not valid JSON of the documented shape");
         add("413", "The body is over 64 KiB");
@@ -310,8 +320,11 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
             response["headers"]["X-RateLimit-Reset"] = header("Unix seconds when that window ends", count);
         }
         if let Some(headers) = response.get_mut("headers").and_then(Value::as_object_mut) {
-            for h in headers.values_mut() {
-                h["required"] = json!(true);
+            for (name, h) in headers.iter_mut() {
+                // A 429 before the key's own limit (too many wrong keys or connections from one
+                // address) has no key whose window it could describe.
+                let optional = status == "429" && name.starts_with("X-RateLimit-");
+                h["required"] = json!(!optional);
             }
         }
     }

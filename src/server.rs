@@ -56,7 +56,8 @@ pub fn build_state(
         })
         .map_err(|e| StartError(format!("cannot write the database: {e}")))?;
     commands.apply_scores(&scores);
-    let keys = crate::keys::KeyRing::open(&db).map_err(|e| StartError(format!("cannot prepare the API keys: {e}")))?;
+    let keys = crate::keys::KeyRing::open(&db, options.wrong_api_keys_per_minute)
+        .map_err(|e| StartError(format!("cannot prepare the API keys: {e}")))?;
     site.public_api_key = Some(keys.public_key().to_string());
     let bundle = Bundle::load();
     let shells = crate::shell::Shells::new(&bundle);
@@ -90,6 +91,9 @@ pub fn build_state(
     let request_context = std::sync::Arc::new(crate::http::middleware::RequestContext {
         ids: RequestIds::new(),
         trusted_proxies: options.trusted_proxies.clone(),
+        proxied_requests: crate::http::connections::AddressSlots::new(
+            crate::http::connections::Limits::of(&options).per_address,
+        ),
         base_url: site.base_url.clone(),
         content_security_policy: shells.content_security_policy().clone(),
     });

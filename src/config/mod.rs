@@ -109,6 +109,18 @@ pub struct Options {
     /// Open connections at most; further ones wait to be accepted until one closes.
     #[arg(long, env = "FANHUB_MAX_CONNECTIONS", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=1_000_000), global = true)]
     pub max_connections: u32,
+    /// Open connections at most from one address (through a trusted proxy: requests at once from
+    /// one forwarded address); more are answered 429. 0: a quarter of --max-connections.
+    #[arg(long, env = "FANHUB_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 0, global = true)]
+    pub max_connections_per_address: u32,
+    /// Bytes a second a request body must average once the read timeout has passed (and it may
+    /// never stay silent for as long); a slower one is answered 408 and its connection closed.
+    #[arg(long, env = "FANHUB_MIN_BODY_RATE", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..), global = true)]
+    pub min_body_rate: u64,
+    /// Wrong X-API-Key values one address may send a minute; past them, its keyed calls answer 429
+    /// until the minute is over. (Wrong X-Admin-Key values: 10 a minute, fixed.)
+    #[arg(long, env = "FANHUB_WRONG_API_KEYS_PER_MINUTE", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..), global = true)]
+    pub wrong_api_keys_per_minute: u32,
     /// Seconds a client may take to send a request's headers (an idle keep-alive connection is
     /// closed after as long) and may stay silent in the middle of a request body.
     #[arg(long, env = "FANHUB_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), global = true)]

@@ -56,7 +56,7 @@ pub fn resolve(peer: SocketAddr, headers: &HeaderMap, trusted: &[IpNet]) -> Clie
     ClientIp { ip, forwarded, peer_is_loopback: peer_ip.is_loopback(), https }
 }
 
-fn canonical(ip: IpAddr) -> IpAddr {
+pub fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(IpAddr::V6(v6)),
         v4 => v4,

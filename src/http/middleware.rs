@@ -60,6 +60,9 @@ pub struct RequestContext {
     pub ids: RequestIds,
     /// Proxies whose X-Forwarded-For is believed.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Requests at once per forwarded address, for requests through a trusted proxy: its
+    /// connections carry many clients, so `connections::serve` cannot cap them by address.
+    pub proxied_requests: std::sync::Arc<crate::http::connections::AddressSlots>,
     /// The site's base URL, if configured: under an https one, cookies get Secure.
     pub base_url: Option<String>,
     pub content_security_policy: HeaderValue,
@@ -86,10 +89,21 @@ pub async fn request_context(
             crate::http::cookies::drop_bare_auth_cookies(req.headers_mut(), &crate::http::csrf::AUTH_COOKIES);
         }
         https = client.https;
+        let through_proxy = context.trusted_proxies.iter().any(|net| net.contains(&client_ip::canonical(peer.ip())));
+        let slot = through_proxy.then(|| context.proxied_requests.take(client.ip));
         req.extensions_mut().insert(client);
         req.extensions_mut().insert(RequestId(id.clone()));
-        let span = tracing::debug_span!("request", id = %id, method = %req.method(), path = %req.uri().path());
-        next.run(req).instrument(span).await
+        if let Some(None) = slot {
+            let mut refusal = context.proxied_requests.refusal();
+            // The proxy's connection carries others: it stays open.
+            refusal.headers_mut().remove(header::CONNECTION);
+            refusal
+        } else {
+            let span = tracing::debug_span!("request", id = %id, method = %req.method(), path = %req.uri().path());
+            let res = next.run(req).instrument(span).await;
+            drop(slot);
+            res
+        }
     };
     if res.status() == StatusCode::INTERNAL_SERVER_ERROR {
         let detail = res.extensions().get::<InternalErrorDetail>().map(|d| d.0.clone());

@@ -2,6 +2,7 @@
 //! security headers, CSRF, JSON extraction.
 
 pub mod assets;
+pub mod body_rate;
 pub mod cached;
 pub mod client_ip;
 pub mod connections;

@@ -30,11 +30,18 @@ pub async fn require_api_key(State(keys): State<Arc<KeyRing>>, mut req: Request,
     let Some(client) = req.extensions().get::<ClientIp>().copied() else {
         return ApiError::internal("client IP missing").into_response();
     };
+    // A missing header is a mistake, not a guess: it is answered (401) without counting.
     let presented = match presented_key(req.headers()) {
         Ok(key) => key,
         Err(e) => return e.into_response(),
     };
+    // Past the address's wrong keys of a minute, every key from it is refused (429) until the
+    // minute is over: keys cannot be guessed, however long they are.
+    if let Err(e) = keys.wrong_keys.check(client.rate_key()) {
+        return e.into_response();
+    }
     let Some(key) = keys.find(&presented) else {
+        keys.wrong_keys.failed(client.rate_key());
         return ApiError::unauthorized("Invalid API key")
             .with_message("The key is unknown or was revoked. Generate one at /api-docs.")
             .into_response();
@@ -61,15 +68,13 @@ pub async fn require_api_key(State(keys): State<Arc<KeyRing>>, mut req: Request,
 }
 
 fn presented_key(headers: &HeaderMap) -> Result<String, ApiError> {
-    let Some(value) = headers.get(API_KEY_HEADER) else {
+    let value = headers.get(API_KEY_HEADER).map(|v| v.to_str().map(str::trim).unwrap_or(""));
+    let Some(key) = value.filter(|k| !k.is_empty()) else {
         return Err(ApiError::unauthorized("An API key is required. Send it in the X-API-Key header.")
             .with_message("Generate a key at /api-docs."));
     };
-    let key = value.to_str().map(str::trim).unwrap_or("");
-    if key.is_empty() || key.len() > MAX_KEY_LEN {
-        return Err(ApiError::unauthorized("Invalid API key"));
-    }
-    Ok(key.to_string())
+    // An overlong value is a wrong key like any other: the caller counts it.
+    Ok(key.chars().take(MAX_KEY_LEN + 1).collect())
 }
 
 fn add_headers(headers: &mut HeaderMap, v: &Verdict) {

@@ -85,13 +85,15 @@ pub struct KeyRing {
     pub limits: std::sync::Arc<limits::RateLimits>,
     usage: usage::UsageLog,
     new_keys: PerIp,
+    /// Wrong `X-API-Key` values a minute per address (`--wrong-api-keys-per-minute`).
+    pub wrong_keys: std::sync::Arc<crate::ratelimit::FailureLimit>,
     public_key: String,
 }
 
 impl KeyRing {
     /// Loads the live keys, creates the public default key on first start, and restores the
     /// hour and day windows of the limits from the stored usage.
-    pub fn open(db: &Db) -> Result<Self, ApiError> {
+    pub fn open(db: &Db, wrong_keys_per_minute: u32) -> Result<Self, ApiError> {
         let now = jiff::Timestamp::now().as_second();
         let (public_key, ip_secret) =
             db.write_blocking(|tx| Ok((store::ensure_public_key(tx)?, store::ip_secret(tx)?)))?;
@@ -106,6 +108,7 @@ impl KeyRing {
             limits,
             usage: usage::UsageLog::start(db.clone(), ip_secret)?,
             new_keys: PerIp::per_hour(NEW_KEYS_PER_HOUR, "new API keys"),
+            wrong_keys: crate::ratelimit::FailureLimit::per_minute(wrong_keys_per_minute.max(1), "wrong API keys"),
             public_key,
         })
     }

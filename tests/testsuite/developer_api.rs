@@ -469,3 +469,42 @@ async fn the_database_check_shows_no_internals_to_key_holders() {
         assert_eq!(req.send().await.unwrap().status(), StatusCode::UNAUTHORIZED, "{who}");
     }
 }
+
+#[tokio::test]
+async fn wrong_api_keys_are_limited_per_address_and_a_missing_key_is_not_counted() {
+    let s = Server::start();
+    let key = crate::common::public_key(&s).await;
+    let from = |ip: &str| {
+        fanhub::llm::install_crypto();
+        reqwest::Client::builder().local_address(ip.parse::<std::net::IpAddr>().unwrap()).build().unwrap()
+    };
+    let (here, elsewhere) = (from("127.0.0.1"), from("127.0.0.2"));
+    let call = |c: &reqwest::Client, k: Option<&str>| {
+        let mut req = c.get(s.url("/api/v1/stats"));
+        if let Some(k) = k {
+            req = req.header("x-api-key", k.to_string());
+        }
+        req.send()
+    };
+    // The precondition: the key works, from both addresses.
+    assert_eq!(call(&here, Some(&key)).await.unwrap().status(), StatusCode::OK);
+    assert_eq!(call(&elsewhere, Some(&key)).await.unwrap().status(), StatusCode::OK);
+    for _ in 0..25 {
+        let res = call(&here, None).await.unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(json(res).await["error"], "An API key is required. Send it in the X-API-Key header.");
+    }
+    for n in 0..20 {
+        let wrong = if n == 19 { "x".repeat(5_000) } else { format!("fhk_wrong{n}") };
+        let res = call(&here, Some(&wrong)).await.unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "wrong key {n}: missing keys did not count");
+    }
+    let res = call(&here, Some("fhk_wrong-21")).await.unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "the 21st wrong key in a minute");
+    let wait: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=61).contains(&wait), "Retry-After {wait}");
+    assert_eq!(json(res).await["message"], "At most 20 wrong API keys a minute from one address.");
+    let res = call(&here, Some(&key)).await.unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "refused before any key is looked at");
+    assert_eq!(call(&elsewhere, Some(&key)).await.unwrap().status(), StatusCode::OK, "another address is not held");
+}

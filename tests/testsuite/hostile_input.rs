@@ -145,7 +145,8 @@ mod slow_clients {
 
     #[tokio::test]
     async fn connections_over_the_cap_wait_and_the_cap_is_logged() {
-        let server = launch(&["--max-connections", "2", "--read-timeout-secs", "30"]);
+        let server =
+            launch(&["--max-connections", "2", "--max-connections-per-address", "2", "--read-timeout-secs", "30"]);
         let holders: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(server.addr()).unwrap()).collect();
         std::thread::sleep(Duration::from_millis(300));
         let mut third = TcpStream::connect(server.addr()).unwrap();
@@ -158,6 +159,148 @@ mod slow_clients {
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         let res = client().get(server.url("/api/health")).send().await.unwrap();
         assert!(res.status().is_success());
+    }
+
+    /// A connection to `server` from the loopback address `from` (127.0.0.2, ...), as a blocking stream.
+    async fn connect_from(server: &Server, from: &str) -> TcpStream {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        let stream = socket.connect(server.addr().parse().unwrap()).await.unwrap().into_std().unwrap();
+        stream.set_nonblocking(false).unwrap();
+        stream
+    }
+
+    const HEALTH: &[u8] = b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+
+    /// Sends a sign-in's headers announcing `length` bytes of body, and `sent` of them.
+    fn start_login(stream: &mut TcpStream, length: usize, sent: &[u8], extra_headers: &str) {
+        let head = format!(
+            "POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n{extra_headers}Content-Length: {length}\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(sent).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_body_trickled_a_byte_every_2_s_is_answered_408_and_closed_within_30_s() {
+        let server = launch(&[]);
+        let mut slow = connect_from(&server, "127.0.0.1").await;
+        start_login(&mut slow, 60_000, b"{", "");
+        let started = Instant::now();
+        let mut trickle = slow.try_clone().unwrap();
+        let feeder = std::thread::spawn(move || {
+            for _ in 0..20 {
+                std::thread::sleep(Duration::from_secs(2));
+                if trickle.write_all(b" ").is_err() {
+                    return;
+                }
+            }
+        });
+        let answer = tokio::task::spawn_blocking(move || read_until_close(&mut slow, Duration::from_secs(40)))
+            .await
+            .unwrap()
+            .expect("answered and closed");
+        let took = started.elapsed();
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("The request body arrived too slowly."), "{answer}");
+        assert!(answer.to_ascii_lowercase().contains("connection: close"), "{answer}");
+        assert!(took >= Duration::from_secs(9) && took < Duration::from_secs(30), "cut off after {took:?}");
+        feeder.join().unwrap();
+        let res = client().get(server.url("/api/health")).send().await.unwrap();
+        assert!(res.status().is_success());
+    }
+
+    #[tokio::test]
+    async fn an_upload_at_200_kb_a_second_is_read_whole() {
+        // The pace of the server, scaled: 2 s of grace; the upload takes 5 s at 200 KB a second.
+        let server = launch(&["--read-timeout-secs", "2"]);
+        let boundary = "fanhubpace";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"websiteUrl\"\r\n\r\nhttps://pace.example\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"big.png\"\r\nContent-Type: image/png\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend(std::iter::repeat_n(b'x', 1_000_000));
+        body.extend(format!("\r\n--{boundary}--\r\n").into_bytes());
+        let mut stream = connect_from(&server, "127.0.0.1").await;
+        let head = format!(
+            "POST /api/advertise HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        let started = Instant::now();
+        let answer = tokio::task::spawn_blocking(move || {
+            stream.write_all(head.as_bytes()).unwrap();
+            for chunk in body.chunks(20_000) {
+                stream.write_all(chunk).unwrap();
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            read_until_close(&mut stream, Duration::from_secs(10))
+        })
+        .await
+        .unwrap()
+        .expect("an answer");
+        assert!(started.elapsed() >= Duration::from_secs(4), "the upload took {:?}", started.elapsed());
+        let status = answer.get(9..12).unwrap_or_default().to_string();
+        assert_ne!(status, "408", "{answer}");
+        assert!(status.starts_with('4') || status.starts_with('2'), "the form was read and judged: {answer}");
+    }
+
+    #[tokio::test]
+    async fn one_address_holds_a_quarter_of_the_connections_and_others_still_get_in() {
+        // The review's reproduction: 8 connections at most, one address trickling sign-in bodies.
+        let server = launch(&["--max-connections", "8"]);
+        let mut held = Vec::new();
+        for _ in 0..2 {
+            let mut s = connect_from(&server, "127.0.0.1").await;
+            start_login(&mut s, 60_000, b"{", "");
+            held.push(s);
+        }
+        let mut refused = Vec::new();
+        for _ in 0..6 {
+            let mut s = connect_from(&server, "127.0.0.1").await;
+            s.write_all(HEALTH).unwrap();
+            refused.push(read_until_close(&mut s, Duration::from_secs(5)).expect("answered at once"));
+        }
+        for answer in &refused {
+            assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+            assert!(answer.contains("At most 2 connections at once from one address."), "{answer}");
+            assert!(answer.to_ascii_lowercase().contains("retry-after:"), "{answer}");
+        }
+        for other in ["127.0.0.2", "127.0.0.3"] {
+            let mut s = connect_from(&server, other).await;
+            s.write_all(HEALTH).unwrap();
+            let answer = first_answer(&mut s, Duration::from_secs(2)).expect("another address is answered at once");
+            assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        }
+        drop(held);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let mut again = connect_from(&server, "127.0.0.1").await;
+        again.write_all(HEALTH).unwrap();
+        let answer = first_answer(&mut again, Duration::from_secs(2)).expect("answered once its connections closed");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+
+    #[tokio::test]
+    async fn through_a_trusted_proxy_requests_are_counted_by_the_address_it_forwards() {
+        let server = launch(&["--trusted-proxy", "127.0.0.1/32", "--max-connections-per-address", "1"]);
+        let mut first = connect_from(&server, "127.0.0.1").await;
+        start_login(&mut first, 60_000, b"{", "X-Forwarded-For: 203.0.113.5\r\n");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let forwarded =
+            |who: &str| client().get(server.url("/api/health")).header("x-forwarded-for", who.to_string()).send();
+        let same = forwarded("203.0.113.5").await.unwrap();
+        assert_eq!(
+            same.status(),
+            reqwest::StatusCode::TOO_MANY_REQUESTS,
+            "the proxy's connections are not capped, its client is"
+        );
+        assert_eq!(
+            forwarded("203.0.113.6").await.unwrap().status(),
+            reqwest::StatusCode::OK,
+            "another client of the proxy"
+        );
+        drop(first);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(forwarded("203.0.113.5").await.unwrap().status(), reqwest::StatusCode::OK, "its request ended");
     }
 
     #[tokio::test]
