@@ -28,7 +28,6 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use ipnet::IpNet;
-use tokio::io::AsyncWriteExt;
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
@@ -146,40 +145,28 @@ fn too_slow(pace: &BodyPace, served: Response) -> Response {
     res
 }
 
-/// Writes `refusal` on a connection that is not served, then closes it (reading what the client
-/// already sent for a moment first, so the close does not reset the connection under the answer).
-async fn refuse(mut io: crate::http::listener::CountedStream, refusal: Response) {
-    use tokio::io::AsyncReadExt;
-    let (parts, body) = refusal.into_parts();
-    let body = axum::body::to_bytes(body, 64 * 1024).await.unwrap_or_default();
-    let mut head = format!("HTTP/1.1 {}\r\n", parts.status);
-    for (name, value) in parts.headers.iter().filter(|(name, _)| **name != header::CONTENT_LENGTH) {
-        if let Ok(value) = value.to_str() {
-            head.push_str(&format!("{name}: {value}\r\n"));
-        }
-    }
-    head.push_str(&format!("content-length: {}\r\n\r\n", body.len()));
-    let answer = async {
-        io.write_all(head.as_bytes()).await?;
-        io.write_all(&body).await?;
-        io.shutdown().await?;
-        let mut sink = [0u8; 4096];
-        let mut drained = 0;
-        while drained < 64 * 1024 {
-            match io.read(&mut sink).await? {
-                0 => break,
-                n => drained += n,
-            }
-        }
-        Ok::<_, std::io::Error>(())
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(1), answer).await;
+/// Refused connections answered at once; past them, a refused connection is closed unanswered.
+const REFUSALS_AT_ONCE: usize = 64;
+/// How long a refused connection has to send its request's head before it is closed.
+const REFUSAL_WAIT: Duration = Duration::from_secs(2);
+
+/// Answers the request on a connection that is not served with the address's refusal, then closes
+/// it. The request's head is read first, so a client sees an answer to what it sent.
+async fn refuse(io: crate::http::listener::CountedStream, slots: Arc<AddressSlots>) {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(REFUSAL_WAIT).keep_alive(false);
+    let service = hyper::service::service_fn(move |_req: Request<Incoming>| {
+        let refusal = slots.refusal();
+        async move { Ok::<_, Infallible>(refusal) }
+    });
+    let _ = tokio::time::timeout(REFUSAL_WAIT * 2, http.serve_connection(TokioIo::new(io), service)).await;
 }
 
 /// Serves `app` until `shutdown` resolves, then lets open requests finish.
 pub async fn serve(mut listener: CountingListener, app: Router, limits: Limits, shutdown: impl Future<Output = ()>) {
     let open = Arc::new(Semaphore::new(limits.max_connections));
     let per_address = AddressSlots::new(limits.per_address);
+    let refusing = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(limits.read_timeout);
@@ -213,11 +200,15 @@ pub async fn serve(mut listener: CountingListener, app: Router, limits: Limits, 
             false => match per_address.take(peer_ip) {
                 Some(slot) => Some(slot),
                 None => {
-                    let refusal = per_address.refusal();
-                    tokio::spawn(async move {
-                        refuse(io, refusal).await;
-                        drop(permit);
-                    });
+                    // A refused connection does not hold one of the --max-connections.
+                    drop(permit);
+                    if let Ok(refusing) = refusing.clone().try_acquire_owned() {
+                        let slots = per_address.clone();
+                        tokio::spawn(async move {
+                            refuse(io, slots).await;
+                            drop(refusing);
+                        });
+                    }
                     continue;
                 }
             },

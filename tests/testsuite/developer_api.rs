@@ -174,7 +174,11 @@ async fn keyed_calls_need_a_real_key_and_carry_the_limit_headers() {
 
 #[tokio::test]
 async fn concurrent_calls_from_two_keys_are_counted_and_limited_exactly() {
-    let server = Server::start();
+    // A thousand calls at once from one address: as many connections as it opens are allowed here.
+    let server = Server::launch(Launch {
+        args: vec!["--max-connections-per-address".into(), "1000".into()],
+        ..Default::default()
+    });
     let owner = browser(&server);
     let keys = [new_key(&owner, &server, "one").await, new_key(&owner, &server, "two").await];
     early_in_a_minute().await;
