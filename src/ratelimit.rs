@@ -326,18 +326,22 @@ impl LoginThrottle {
     }
 
     pub fn check(&self, username: &str) -> Result<(), ApiError> {
-        let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(f) = map.get(&UsernameKey::of(username))
-            && f.count >= FREE_FAILURES
-        {
-            let wait = Duration::from_secs(1u64 << (f.count - FREE_FAILURES).min(10)).min(MAX_WAIT);
-            let elapsed = f.last.elapsed();
-            if elapsed < wait {
-                return Err(ApiError::too_many_requests((wait - elapsed).as_secs() + 1)
-                    .with_message("Too many failed sign-ins for this username."));
+        match self.held_back(username) {
+            Some((_, retry_after)) => {
+                Err(ApiError::too_many_requests(retry_after)
+                    .with_message("Too many failed sign-ins for this username."))
             }
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// `(failures, seconds until the next try)` while `username` is held back, else None.
+    pub fn held_back(&self, username: &str) -> Option<(u32, u64)> {
+        let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let f = map.get(&UsernameKey::of(username)).filter(|f| f.count >= FREE_FAILURES)?;
+        let wait = Duration::from_secs(1u64 << (f.count - FREE_FAILURES).min(10)).min(MAX_WAIT);
+        let elapsed = f.last.elapsed();
+        (elapsed < wait).then(|| (f.count, (wait - elapsed).as_secs() + 1))
     }
 
     pub fn failed(&self, username: &str) {

@@ -56,6 +56,8 @@ pub fn build_state(
         })
         .map_err(|e| StartError(format!("cannot write the database: {e}")))?;
     commands.apply_scores(&scores);
+    let devices = crate::accounts::devices::DeviceCookies::open(&db)
+        .map_err(|e| StartError(format!("cannot prepare the device cookies: {e}")))?;
     let keys = crate::keys::KeyRing::open(&db, options.wrong_api_keys_per_minute)
         .map_err(|e| StartError(format!("cannot prepare the API keys: {e}")))?;
     site.public_api_key = Some(keys.public_key().to_string());
@@ -144,6 +146,8 @@ pub fn build_state(
         scans: Default::default(),
         auth_limiter: crate::ratelimit::AuthLimiter::new(),
         login_throttle: crate::ratelimit::LoginThrottle::new(),
+        devices,
+        device_throttle: crate::ratelimit::LoginThrottle::new(),
         challenges: crate::accounts::admin_keys::Challenges::new(),
         keys: Arc::new(keys),
         submissions: Arc::new(crate::ads::submission_limit()),

@@ -48,6 +48,9 @@ pub struct Inner {
     pub jobs: crate::jobs::Jobs,
     pub auth_limiter: Arc<AuthLimiter>,
     pub login_throttle: Arc<LoginThrottle>,
+    /// Device cookies (accounts::devices) and the failures of each device.
+    pub devices: crate::accounts::devices::DeviceCookies,
+    pub device_throttle: Arc<LoginThrottle>,
     pub challenges: Arc<Challenges>,
     pub keys: Arc<KeyRing>,
     pub submissions: Arc<crate::ratelimit::PerIp>,
@@ -120,6 +123,8 @@ made_from_app_state! {
         hasher: s.hasher.clone(),
         auth_limiter: s.auth_limiter.clone(),
         login_throttle: s.login_throttle.clone(),
+        devices: s.devices.clone(),
+        device_throttle: s.device_throttle.clone(),
         stats_refresh: s.stats_refresh.clone(),
     };
     crate::v1::V1State => |s| Self {
@@ -200,6 +205,7 @@ made_from_app_state! {
     crate::admin::stats::AdminStatsState => |s| Self { db: s.db.clone(), figures: part(s), started_at: s.started_at };
     crate::admin::users::UsersState => |s| Self {
         db: s.db.clone(),
+        login_throttle: s.login_throttle.clone(),
         commands: s.commands.clone(),
         stats_refresh: s.stats_refresh.clone(),
     };

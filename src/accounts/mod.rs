@@ -1,6 +1,7 @@
 //! Accounts: registration, sign-in with a session cookie, sign-out, the current user.
 
 pub mod admin_keys;
+pub mod devices;
 pub mod guard;
 pub mod password;
 pub mod sessions;
@@ -98,6 +99,9 @@ pub struct AccountsState {
     pub hasher: password::Hasher,
     pub auth_limiter: std::sync::Arc<AuthLimiter>,
     pub login_throttle: std::sync::Arc<LoginThrottle>,
+    /// Browsers where an account signed in before (`devices`), and their own failures, by nonce.
+    pub devices: devices::DeviceCookies,
+    pub device_throttle: std::sync::Arc<LoginThrottle>,
     /// The public figures count the members.
     pub stats_refresh: crate::jobs::Wake,
 }
@@ -198,9 +202,20 @@ pub(crate) async fn login(
     let username = body.username.trim().to_string();
     // A refused attempt writes nothing: the limiter counts it and logs a summary a minute.
     state.auth_limiter.check(Guarded::Login, client.rate_key())?;
-    if let Err(e) = state.login_throttle.check(&username) {
-        state.auth_limiter.note_refused(Guarded::Login);
-        return Err(e);
+    // A browser where an account signed in before skips that name's throttle (failures sent from
+    // elsewhere cannot lock its owner out), unless the browser failed too often itself.
+    let device = cookies::get(&headers, devices::DEVICE_COOKIE)
+        .and_then(|value| state.devices.verify(&value))
+        .filter(|d| state.device_throttle.held_back(&d.nonce).is_none());
+    let throttled = |state: &AccountsState| match state.login_throttle.check(&username) {
+        Err(e) => {
+            state.auth_limiter.note_refused(Guarded::Login);
+            Err(e)
+        }
+        Ok(()) => Ok(()),
+    };
+    if device.is_none() {
+        throttled(&state)?;
     }
     let mut missing = BTreeMap::new();
     if username.is_empty() {
@@ -217,16 +232,24 @@ pub(crate) async fn login(
     }
     let lookup = username.clone();
     let found = state.db.read(move |c| store::password_record(c, &lookup)).await?;
+    // Known only to the account it names: another account's device cookie makes this browser new here.
+    let known_device = device.as_ref().filter(|d| found.as_ref().is_some_and(|f| f.id == d.user_id));
+    if device.is_some() && known_device.is_none() {
+        throttled(&state)?;
+    }
     let ok = state.hasher.verify(body.password, found.as_ref().map(|f| f.password_hash.clone())).await?;
     let outcome = match (&found, ok) {
         (Some(f), true) if f.is_active => "success",
         (Some(_), true) => "suspended",
         _ => "failure",
     };
-    if outcome == "failure" {
-        state.login_throttle.failed(&username);
-    } else {
-        state.login_throttle.succeeded(&username);
+    match (outcome, known_device) {
+        // The owner's own browser: its failures count against it, not against the name.
+        ("failure", Some(d)) => state.device_throttle.failed(&d.nonce),
+        ("failure", None) => state.login_throttle.failed(&username),
+        // Signing in from a known browser leaves strangers' failures counted against the name.
+        (_, Some(d)) => state.device_throttle.succeeded(&d.nonce),
+        (_, None) => state.login_throttle.succeeded(&username),
     }
     let token = (outcome == "success").then(|| crate::tokens::random_hex(32));
     let user_id = found.map(|f| f.id);
@@ -251,9 +274,12 @@ pub(crate) async fn login(
             let secs = sessions::USER_SESSION_SECS;
             let cookie = cookies::session(SESSION_COOKIE, &token, secs, client.https);
             let hint = cookies::hint(cookies::USER_HINT, secs, client.https);
+            let device = state.devices.issue(user.id);
+            let device = cookies::session(devices::DEVICE_COOKIE, &device, devices::DEVICE_COOKIE_SECS, client.https);
             let mut res = axum::Json(UserEnvelope { success: true, user }).into_response();
             res.headers_mut().append(header::SET_COOKIE, cookie);
             res.headers_mut().append(header::SET_COOKIE, hint);
+            res.headers_mut().append(header::SET_COOKIE, device);
             Ok(res)
         }
         ("suspended", _, _) => {

@@ -15,6 +15,8 @@ use crate::http::extract::{Json, Path, not_null};
 #[derive(Clone)]
 pub struct UsersState {
     pub db: crate::db::Db,
+    /// Which accounts' sign-ins are held back now.
+    pub login_throttle: std::sync::Arc<crate::ratelimit::LoginThrottle>,
     pub commands: std::sync::Arc<crate::commands::Catalog>,
     pub stats_refresh: crate::jobs::Wake,
 }
@@ -22,14 +24,36 @@ pub struct UsersState {
 #[derive(Serialize, ToSchema)]
 pub struct UserList {
     users: Vec<User>,
+    /// Accounts whose sign-ins are held back now after failed attempts (from browsers where the
+    /// account never signed in: its own browsers are not held back by others' failures).
+    throttled: Vec<ThrottledAccount>,
 }
 
-/// Every account.
+/// An account whose sign-ins are held back.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ThrottledAccount {
+    user_id: i64,
+    username: String,
+    /// Failed sign-ins counted against the name (forgotten 30 minutes after the last).
+    failed_sign_ins: u32,
+    /// Seconds until a new browser may try again.
+    retry_after_seconds: u64,
+}
+
+/// Every account, and which are held back after failed sign-ins.
 #[utoipa::path(get, path = "/api/admin/users", tag = "admin", operation_id = "listUsers", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    responses((status = 200, description = "Every account, oldest first", body = UserList)))]
+    responses((status = 200, description = "Every account, oldest first, and the throttled ones", body = UserList)))]
 pub(crate) async fn list(State(state): State<UsersState>) -> Result<JsonOut<UserList>, ApiError> {
     let users = state.db.read(store::list_users).await?;
-    Ok(JsonOut(UserList { users }))
+    let throttled = users
+        .iter()
+        .filter_map(|u| {
+            let (failed_sign_ins, retry_after_seconds) = state.login_throttle.held_back(&u.username)?;
+            Some(ThrottledAccount { user_id: u.id, username: u.username.clone(), failed_sign_ins, retry_after_seconds })
+        })
+        .collect();
+    Ok(JsonOut(UserList { users, throttled }))
 }
 
 #[derive(Deserialize, Default)]

@@ -605,3 +605,86 @@ async fn suspending_a_user_ends_their_live_session_on_every_call() {
     assert_eq!(second.get(s.url("/api/admin/check-key")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
     assert_eq!(second.get(s.url("/api/admin/users")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
 }
+
+/// A browser at `ip` behind the trusted proxy (its own cookie jar; same-origin headers).
+fn browser_at(s: &Server, ip: &str) -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("origin", s.base.parse().unwrap());
+    headers.insert("x-forwarded-for", ip.parse().unwrap());
+    fanhub::llm::install_crypto();
+    reqwest::Client::builder().cookie_store(true).default_headers(headers).build().unwrap()
+}
+
+#[tokio::test]
+async fn failures_from_elsewhere_do_not_lock_the_owner_out_of_a_browser_they_signed_in_from() {
+    let s = crate::common::Server::launch(crate::common::Launch {
+        args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()],
+        ..Default::default()
+    });
+    let home = browser_at(&s, "198.51.100.1");
+    assert_eq!(register(&home, &s, "device_bob", "bob's long password").await.status(), StatusCode::CREATED);
+    let res = login(&home, &s, "device_bob", "bob's long password").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let device_cookie = res
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("fanhub_device="))
+        .expect("a device cookie at sign-in")
+        .to_string();
+    assert!(device_cookie.contains("HttpOnly") && device_cookie.contains("SameSite=Strict"), "{device_cookie}");
+    assert!(device_cookie.contains("Max-Age=31536000"), "{device_cookie}");
+    assert_eq!(home.post(s.url("/api/auth/logout")).send().await.unwrap().status(), StatusCode::OK);
+
+    // A stranger sends wrong passwords for the name from several addresses: the name is held back,
+    // longer after each failure past 5 (1, 2, 4, 8, then 16 s).
+    for n in 0..9u64 {
+        let stranger = browser_at(&s, &format!("203.0.113.{n}"));
+        if n > 4 {
+            let res = login(&stranger, &s, "device_bob", "guess").await;
+            assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "held back before stranger attempt {n}");
+            tokio::time::sleep(std::time::Duration::from_millis((1000 << (n - 5)) + 150)).await;
+        }
+        let res = login(&stranger, &s, "device_bob", "guess").await;
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "stranger attempt {n}");
+    }
+    let new_browser = browser_at(&s, "198.51.100.3");
+    let res = login(&new_browser, &s, "device_bob", "bob's long password").await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "a new browser still meets the throttle");
+    assert_eq!(json(res).await["message"], "Too many failed sign-ins for this username.");
+
+    // The admin panel's user list says so.
+    let admin = admin_key(&s);
+    let list = json(client().get(s.url("/api/admin/users")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    let throttled = list["throttled"].as_array().expect("the throttled accounts");
+    assert_eq!(throttled.len(), 1, "{list}");
+    assert_eq!(throttled[0]["username"], "device_bob");
+    assert_eq!(throttled[0]["failedSignIns"], 9, "{list}");
+    assert!((1..=17).contains(&throttled[0]["retryAfterSeconds"].as_u64().unwrap()), "{list}");
+
+    // The owner's own browser signs in at once.
+    let res = login(&home, &s, "device_bob", "bob's long password").await;
+    assert_eq!(res.status(), StatusCode::OK, "the browser bob signed in from before");
+    assert_eq!(home.post(s.url("/api/auth/logout")).send().await.unwrap().status(), StatusCode::OK);
+
+    // That browser's own failures are limited too: past 5, it is a new browser again.
+    for n in 0..5 {
+        assert_eq!(login(&home, &s, "device_bob", "wrong").await.status(), StatusCode::UNAUTHORIZED, "own failure {n}");
+    }
+    let res = login(&home, &s, "device_bob", "bob's long password").await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "a device cookie that failed 5 times exempts nothing");
+    let list = json(client().get(s.url("/api/admin/users")).header("x-admin-key", &admin).send().await.unwrap()).await;
+    assert_eq!(list["throttled"][0]["failedSignIns"], 9, "the owner's own failures were its browser's: {list}");
+
+    // A forged or foreign device cookie exempts nothing either.
+    let forged = browser_at(&s, "198.51.100.4");
+    let res = forged
+        .post(s.url("/api/auth/login"))
+        .header("cookie", "fanhub_device=1.00000000000000000000000000000000.abcd")
+        .json(&json!({"username": "device_bob", "password": "bob's long password"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+}

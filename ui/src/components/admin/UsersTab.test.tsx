@@ -40,6 +40,17 @@ describe('Users tab', () => {
     expect(row(2).getByText('Never')).toBeTruthy();
     expect(row(3).getByText('Inactive')).toBeTruthy();
     expect(row(3).getByRole('button', { name: 'Activate carol' })).toBeTruthy();
+    expect(screen.queryByTestId('users-throttled')).toBeNull();
+    expect(screen.queryByTestId('user-throttled')).toBeNull();
+  });
+
+  it('marks accounts whose sign-ins are held back, with the failures and the wait', async () => {
+    mockApi({ '/api/admin/users': { users, throttled: [{ userId: 2, username: 'bob', failedSignIns: 9, retryAfterSeconds: 75 }] } });
+    renderWithClient(<UsersTab />);
+    await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(3));
+    expect(screen.getByTestId('users-throttled').textContent).toContain('1 account has sign-ins held back after failed attempts.');
+    expect(row(2).getByTestId('user-throttled').textContent).toBe('Sign-ins held back: 9 failed, wait 1m 15s');
+    expect(row(1).queryByTestId('user-throttled')).toBeNull();
   });
 
   it('shows the empty state', async () => {

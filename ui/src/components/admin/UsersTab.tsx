@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Trash2, UserCheck, UserX } from 'lucide-react';
-import { useAdminUsers, useDeleteUser, useUpdateUser } from '../../lib/admin/users';
+import { formatUptime } from '../../lib/admin/dashboard';
+import { useAdminUsers, useDeleteUser, useUpdateUser, type ThrottledAccount } from '../../lib/admin/users';
 import { formatDate } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import type { Role, User } from '../../lib/types';
@@ -27,6 +28,7 @@ export function UsersTab() {
   const [toDelete, setToDelete] = useState<User | null>(null);
   const users = data?.users ?? [];
   const counts = userCounts(users);
+  const throttled = new Map<number, ThrottledAccount>((data?.throttled ?? []).map((t) => [t.userId, t]));
 
   function changeRole(user: User, role: Role) {
     if (role === user.role) return;
@@ -77,6 +79,13 @@ export function UsersTab() {
         ) : !isLoading && users.length === 0 ? (
           <p className="py-8 text-center text-slate-400">No users found</p>
         ) : (
+          <>
+          {throttled.size > 0 && (
+            <p data-testid="users-throttled" className="mb-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-200">
+              {throttled.size === 1 ? '1 account has' : `${throttled.size} accounts have`} sign-ins held back after failed attempts. New
+              browsers must wait; the owner can still sign in from a browser they used before.
+            </p>
+          )}
           <TableScroll label="Users">
             <table className="w-full min-w-[760px] border-collapse">
               <thead className="border-b border-slate-800">
@@ -125,7 +134,14 @@ export function UsersTab() {
                         </select>
                       </td>
                       <td className={TD}>
-                        <Badge variant={u.isActive ? 'success' : 'destructive'}>{u.isActive ? 'Active' : 'Inactive'}</Badge>
+                        <div className="flex flex-col items-start gap-1">
+                          <Badge variant={u.isActive ? 'success' : 'destructive'}>{u.isActive ? 'Active' : 'Inactive'}</Badge>
+                          {throttled.has(u.id) && (
+                            <Badge variant="warning" data-testid="user-throttled">
+                              Sign-ins held back: {throttled.get(u.id)!.failedSignIns} failed, wait {formatUptime(throttled.get(u.id)!.retryAfterSeconds)}
+                            </Badge>
+                          )}
+                        </div>
                       </td>
                       <td className={cn(TD, 'whitespace-nowrap text-slate-300')}>{formatDate(u.lastLogin)}</td>
                       <td className={TD}>
@@ -151,6 +167,7 @@ export function UsersTab() {
               </tbody>
             </table>
           </TableScroll>
+          </>
         )}
       </SectionCard>
       <ConfirmDialog

@@ -4,6 +4,8 @@ import { apiRequest } from '../api';
 import { ADMIN_KEYS, adminQuery, useAdminMutation, type Schemas } from './queries';
 
 export type UserPatch = Schemas['UserChange'];
+/** An account whose sign-ins from new browsers are held back after failed attempts. */
+export type ThrottledAccount = Schemas['ThrottledAccount'];
 
 export function useAdminUsers() {
   return useQuery<Schemas['UserList']>(adminQuery(ADMIN_KEYS.users));
