@@ -4,6 +4,7 @@ import { formatUptime, uptimeSecondsAt } from './dashboard';
 import { newestFirst } from './logs';
 import { pageCount } from './queries';
 import { isHexColor } from './settings';
+import { adAnalysis } from '../../test/fixtures';
 
 const app = (id: number, status: AdApplication['status']): AdApplication => ({
   id,
@@ -16,19 +17,7 @@ const app = (id: number, status: AdApplication['status']): AdApplication => ({
   createdAt: '2026-01-01T00:00:00Z',
   imagePath: `/uploads/ad${id}.png`,
   premiumFullscreen: false,
-  aiAnalysis: {
-    summary: 's',
-    mainProduct: 'p',
-    category: 'Unsure',
-    priceRange: 'Unknown',
-    keyFeatures: [],
-    callToAction: 'Visit site',
-    source: 'heuristic',
-    certainty: 'unsure',
-    confidence: 0,
-    guess: null,
-    evidence: [],
-  },
+  aiAnalysis: adAnalysis(),
   design: { backgroundColor: '#112233', textColor: '#ffffff', borderColor: '#445566' },
 });
 
