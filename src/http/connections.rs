@@ -218,7 +218,11 @@ pub async fn serve(mut listener: CountingListener, app: Router, limits: Limits, 
             let app = app.clone();
             async move {
                 let fell_behind = Arc::new(AtomicBool::new(false));
-                let mut req = req.map(|body| Body::new(PacedBody::new(body, pace, fell_behind.clone())));
+                // A request without a body (most of them: every GET) has nothing to pace.
+                let mut req = match hyper::body::Body::is_end_stream(req.body()) {
+                    true => req.map(Body::new),
+                    false => req.map(|body| Body::new(PacedBody::new(body, pace, fell_behind.clone()))),
+                };
                 req.extensions_mut().insert(ConnectInfo(peer));
                 let res = app.oneshot(req).await.unwrap_or_else(|never: Infallible| match never {});
                 Ok::<_, Infallible>(if fell_behind.load(Ordering::Relaxed) { too_slow(&pace, res) } else { res })
