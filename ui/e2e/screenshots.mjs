@@ -149,6 +149,27 @@ async function main() {
           await shot(page, `admin-${id}`, width, theme);
         }
         await page.context().close();
+
+        // The Users tab with an account whose sign-ins are held back (the server's own answer, with the
+        // first account marked as the throttle would: the real state lasts seconds after 5 failures).
+        // A real account to mark (a second registration of the name answers 409, which is fine).
+        await fetch(`${base}/api/auth/register`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Origin: base },
+          body: JSON.stringify({ username: 'BlockFan13', password: 'a long enough password' }),
+        });
+        page = await open(width, theme, '/admin', { cookies: adminCookies });
+        await page.route('**/api/admin/users', async (route) => {
+          const res = await route.fetch();
+          const body = await res.json();
+          const first = body.users[0];
+          body.throttled = first ? [{ userId: first.id, username: first.username, failedSignIns: 9, retryAfterSeconds: 75 }] : [];
+          await route.fulfill({ response: res, json: body });
+        });
+        await page.locator('[data-tab="users"]').click();
+        await settled(page).catch(() => {});
+        await shot(page, 'state-admin-users-held-back', width, theme);
+        await page.context().close();
       }
     }
 

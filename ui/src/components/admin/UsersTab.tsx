@@ -137,7 +137,7 @@ export function UsersTab() {
                         <div className="flex flex-col items-start gap-1">
                           <Badge variant={u.isActive ? 'success' : 'destructive'}>{u.isActive ? 'Active' : 'Inactive'}</Badge>
                           {throttled.has(u.id) && (
-                            <Badge variant="warning" data-testid="user-throttled">
+                            <Badge variant="warning" data-testid="user-throttled" className="whitespace-nowrap">
                               Sign-ins held back: {throttled.get(u.id)!.failedSignIns} failed, wait {formatUptime(throttled.get(u.id)!.retryAfterSeconds)}
                             </Badge>
                           )}
