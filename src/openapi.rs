@@ -38,6 +38,16 @@ named __Host-fanhub_session, __Host-fanhub_admin and __Host-fanhub_owner."),
         crate::accounts::login,
         crate::accounts::logout,
         crate::accounts::current_user,
+        crate::accounts::second_factor::routes::status,
+        crate::accounts::second_factor::routes::start_totp,
+        crate::accounts::second_factor::routes::confirm_totp,
+        crate::accounts::second_factor::routes::start_passkey,
+        crate::accounts::second_factor::routes::confirm_passkey,
+        crate::accounts::second_factor::routes::remove,
+        crate::accounts::second_factor::routes::new_recovery_codes,
+        crate::accounts::second_factor::routes::sign_in_with_code,
+        crate::accounts::second_factor::routes::start_passkey_sign_in,
+        crate::accounts::second_factor::routes::finish_passkey_sign_in,
         crate::admin::access::verify_key,
         crate::admin::access::logout,
         crate::admin::access::check_key,
@@ -49,6 +59,7 @@ named __Host-fanhub_session, __Host-fanhub_admin and __Host-fanhub_owner."),
         crate::admin::users::list,
         crate::admin::users::update,
         crate::admin::users::suspend,
+        crate::admin::users::reset_second_factors,
         crate::admin::users::remove,
         crate::admin::stats::stats,
         crate::admin::database::database,
@@ -136,7 +147,7 @@ named __Host-fanhub_session, __Host-fanhub_admin and __Host-fanhub_owner."),
 pub struct ApiDoc;
 
 /// The security schemes operations name in their `security(...)` annotations.
-const SECURITY_SCHEMES: [(&str, &str, &str, &str); 5] = [
+const SECURITY_SCHEMES: [(&str, &str, &str, &str); 6] = [
     ("session", "cookie", "fanhub_session", "A signed-in user's session (POST /api/auth/login)."),
     ("adminSession", "cookie", "fanhub_admin", "An admin session (POST /api/admin/verify-key), 12 hours."),
     (
@@ -147,6 +158,12 @@ const SECURITY_SCHEMES: [(&str, &str, &str, &str); 5] = [
     ),
     ("apiKey", "header", "X-API-Key", "An API key (POST /api/generate-key)."),
     ("keyOwner", "cookie", "fanhub_owner", "The anonymous owner of API keys generated without an account."),
+    (
+        "pendingSignIn",
+        "cookie",
+        "fanhub_sign_in",
+        "A sign-in whose password was right, waiting five minutes for its second factor (POST /api/auth/login answered 202).",
+    ),
 ];
 
 /// Operations that read their JSON body whatever its content type (`navigator.sendBeacon` sends text/plain).

@@ -58,6 +58,14 @@ pub fn build_state(
     commands.apply_scores(&scores);
     let devices = crate::accounts::devices::DeviceCookies::open(&db)
         .map_err(|e| StartError(format!("cannot prepare the device cookies: {e}")))?;
+    let sealer = crate::accounts::second_factor::totp::Sealer::open(&data_dir)
+        .map_err(|e| StartError(format!("cannot prepare the second factors' key: {e}")))?;
+    let second_factors = crate::accounts::second_factor::SecondFactors::new(
+        sealer,
+        options.require_second_factor,
+        &site.name,
+        site.base_url.as_deref(),
+    );
     let keys = crate::keys::KeyRing::open(&db, options.wrong_api_keys_per_minute)
         .map_err(|e| StartError(format!("cannot prepare the API keys: {e}")))?;
     site.public_api_key = Some(keys.public_key().to_string());
@@ -149,6 +157,7 @@ pub fn build_state(
         devices,
         device_throttle: crate::ratelimit::LoginThrottle::new(),
         challenges: crate::accounts::admin_keys::Challenges::new(),
+        second_factors,
         keys: Arc::new(keys),
         submissions: Arc::new(crate::ads::submission_limit()),
         llm,

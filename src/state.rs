@@ -52,6 +52,8 @@ pub struct Inner {
     pub devices: crate::accounts::devices::DeviceCookies,
     pub device_throttle: Arc<LoginThrottle>,
     pub challenges: Arc<Challenges>,
+    /// Second factors of staff accounts and the sign-ins waiting for them.
+    pub second_factors: Arc<crate::accounts::second_factor::SecondFactors>,
     pub keys: Arc<KeyRing>,
     pub submissions: Arc<crate::ratelimit::PerIp>,
     /// Roblox lookups, the newgen classification and the badge monitor.
@@ -126,6 +128,12 @@ made_from_app_state! {
         devices: s.devices.clone(),
         device_throttle: s.device_throttle.clone(),
         stats_refresh: s.stats_refresh.clone(),
+        second_factors: s.second_factors.clone(),
+    };
+    /// The admin check every admin route runs.
+    crate::accounts::guard::AdminGate => |s| Self {
+        db: s.db.clone(),
+        second_factor_required: s.second_factors.required_for_admins,
     };
     crate::v1::V1State => |s| Self {
         db: s.db.clone(),
@@ -141,8 +149,10 @@ made_from_app_state! {
         db: s.db.clone(),
         data_dir: s.data_dir.as_path().into(),
         jobs: s.jobs.clone(),
+        admin_gate: part(s),
     };
     crate::metrics::MetricsState => |s| Self {
+        admin_gate: part(s),
         metrics: s.metrics.clone(),
         db: s.db.clone(),
         jobs: s.jobs.clone(),
@@ -170,6 +180,7 @@ made_from_app_state! {
         roblox: s.roblox.clone(),
         scans: s.scans.clone(),
         settings: s.site.scans.clone(),
+        admin_gate: part(s),
     };
     /// Advertising's share: the advertise form, the admin's review and the image sweep.
     crate::ads::AdsState => |s| Self {
@@ -179,6 +190,7 @@ made_from_app_state! {
         submissions: s.submissions.clone(),
         llm: s.llm.clone(),
         banner: s.banner.clone(),
+        admin_gate: part(s),
     };
     /// The Discord pollers' share (the server's tasks, and tests that poll by hand).
     crate::discord::poller::PollerState => |s| Self {
@@ -191,6 +203,7 @@ made_from_app_state! {
         access: part(s),
         stats: part(s),
         db: s.db.clone(),
+        admin_gate: part(s),
         users: part(s),
         logs: part(s),
         health: part(s),
@@ -208,6 +221,7 @@ made_from_app_state! {
         login_throttle: s.login_throttle.clone(),
         commands: s.commands.clone(),
         stats_refresh: s.stats_refresh.clone(),
+        second_factor_required: s.second_factors.required_for_admins,
     };
     crate::admin::logs::LogsState => |s| Self { db: s.db.clone(), logs: s.logs.clone(), jobs: s.jobs.clone() };
     crate::admin::health::SystemHealthState => |s| Self {

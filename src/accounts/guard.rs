@@ -48,7 +48,16 @@ fn bound_check(key: &KeyRecord, client: &ClientIp) -> Result<(), ApiError> {
     }
 }
 
-pub async fn resolve(db: &Db, headers: &HeaderMap, client: &ClientIp) -> Result<Option<Admin>, ApiError> {
+/// What the admin check needs: the database, and whether admin accounts must have a second factor.
+#[derive(Clone)]
+pub struct AdminGate {
+    pub db: Db,
+    /// `--require-second-factor`: an admin account without one does not pass.
+    pub second_factor_required: bool,
+}
+
+pub async fn resolve(gate: &AdminGate, headers: &HeaderMap, client: &ClientIp) -> Result<Option<Admin>, ApiError> {
+    let db = &gate.db;
     if let Some(key) = headers.get("x-admin-key").and_then(|v| v.to_str().ok()).map(str::to_string) {
         WRONG_ADMIN_KEYS.check(client.rate_key())?;
         let record = db.read(move |c| keys::find(c, &key)).await?;
@@ -81,16 +90,24 @@ pub async fn resolve(db: &Db, headers: &HeaderMap, client: &ClientIp) -> Result<
     if let Some(user) = crate::accounts::sessions::signed_in(db, headers).await?
         && user.role == "admin"
     {
+        if gate.second_factor_required {
+            let id = user.id;
+            // Every session of an account with a factor was opened with it (adding the first
+            // one ends the others), so having one is enough here.
+            if !db.read(move |c| super::second_factor::store::enrolled(c, id)).await?.any() {
+                return Err(super::second_factor::factor_required());
+            }
+        }
         return Ok(Some(Admin { via: AdminVia::User, user_id: Some(user.id) }));
     }
     Ok(None)
 }
 
-pub async fn require_admin(State(db): State<Db>, mut req: Request, next: Next) -> Response {
+pub async fn require_admin(State(gate): State<AdminGate>, mut req: Request, next: Next) -> Response {
     let Some(client) = req.extensions().get::<ClientIp>().copied() else {
         return ApiError::internal("client ip missing").into_response();
     };
-    match resolve(&db, req.headers(), &client).await {
+    match resolve(&gate, req.headers(), &client).await {
         Ok(Some(admin)) => {
             req.extensions_mut().insert(admin);
             next.run(req).await

@@ -4,6 +4,7 @@ pub mod admin_keys;
 pub mod devices;
 pub mod guard;
 pub mod password;
+pub mod second_factor;
 pub mod sessions;
 pub mod store;
 
@@ -104,6 +105,8 @@ pub struct AccountsState {
     pub device_throttle: std::sync::Arc<LoginThrottle>,
     /// The public figures count the members.
     pub stats_refresh: crate::jobs::Wake,
+    /// Authenticator apps, security keys and recovery codes, and the sign-ins waiting for them.
+    pub second_factors: std::sync::Arc<second_factor::SecondFactors>,
 }
 
 /// How often expired sessions and old sign-in records are removed.
@@ -135,6 +138,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: AccountsState) -> Router<
         .route("/api/auth/login", post(login))
         .route("/api/auth/logout", post(logout))
         .route("/api/auth/user", get(current_user))
+        .merge(second_factor::routes::router(state.clone()))
         .with_state(state)
 }
 
@@ -188,7 +192,9 @@ pub fn loggable_ip(client: &ClientIp, headers: &HeaderMap) -> String {
 
 /// Sign in; sets the session cookie.
 #[utoipa::path(post, path = "/api/auth/login", tag = "accounts", operation_id = "login", request_body = Credentials,
-    responses((status = 200, description = "Signed in; sets the fanhub_session cookie", body = UserEnvelope), (status = 400, description = "Username or password missing (with `fields`)", body = crate::error::ErrorBody),
+    responses((status = 200, description = "Signed in; sets the fanhub_session cookie", body = UserEnvelope),
+        (status = 202, description = "The password was right and the account has a second factor: sets the short-lived fanhub_sign_in cookie; finish with /api/auth/second-factor or a security key", body = second_factor::routes::SecondFactorNeeded),
+        (status = 400, description = "Username or password missing (with `fields`)", body = crate::error::ErrorBody),
         (status = 401, description = "Invalid username or password"),
         (status = 403, description = "Account suspended"), (status = 429, description = "Too many attempts from this IP or for this username")))]
 pub(crate) async fn login(
@@ -247,46 +253,81 @@ pub(crate) async fn login(
         // The owner's own browser: its failures count against it, not against the name.
         ("failure", Some(d)) => state.device_throttle.failed(&d.nonce),
         ("failure", None) => state.login_throttle.failed(&username),
-        // Signing in from a known browser leaves strangers' failures counted against the name.
-        (_, Some(d)) => state.device_throttle.succeeded(&d.nonce),
-        (_, None) => state.login_throttle.succeeded(&username),
+        _ => {}
     }
-    let token = (outcome == "success").then(|| crate::tokens::random_hex(32));
-    let user_id = found.map(|f| f.id);
-    let (u, t) = (username.clone(), token.clone());
+    match (outcome, found) {
+        ("success", Some(found)) => {
+            let id = found.id;
+            let enrolled = state.db.read(move |c| second_factor::store::enrolled(c, id)).await?;
+            if enrolled.any() {
+                // The password was right; the session waits for the second factor, and the
+                // name's failures stay counted until it comes.
+                let nonce = known_device.map(|d| d.nonce.clone());
+                return second_factor::routes::begin(&state, &client, &username, id, nonce, enrolled.methods()).await;
+            }
+            open_session(&state, &client, &headers, &username, id, known_device).await
+        }
+        (outcome, _) => {
+            let (u, ip, ua) = (username.clone(), ip, ua);
+            state.db.write(move |tx| store::log_attempt(tx, &u, &ip, &ua, outcome)).await?;
+            if outcome == "suspended" {
+                return Err(suspended());
+            }
+            Err(ApiError::unauthorized("Invalid username or password"))
+        }
+    }
+}
+
+/// The refusal of a suspended account's sign-in.
+pub(crate) fn suspended() -> ApiError {
+    ApiError::forbidden("This account is suspended.").with_message("Ask an admin to reactivate it.")
+}
+
+/// A sign-in that succeeded (the password, and the second factor when the account has one):
+/// clears the failures counted against the name (or against this browser), logs it, opens the
+/// session and sets its cookies and the device cookie.
+pub(crate) async fn open_session(
+    state: &AccountsState,
+    client: &ClientIp,
+    headers: &HeaderMap,
+    username: &str,
+    user_id: i64,
+    known_device: Option<&devices::Device>,
+) -> Result<Response, ApiError> {
+    let ip = loggable_ip(client, headers);
+    let ua = crate::http::user_agent(headers).to_string();
+    let token = crate::tokens::random_hex(32);
+    let (u, t) = (username.to_string(), token.clone());
     let user = state
         .db
         .write(move |tx| {
-            store::log_attempt(tx, &u, &ip, &ua, outcome)?;
-            match (t, user_id) {
-                (Some(token), Some(id)) => {
-                    store::create_session(tx, &token, id)?;
-                    store::touch_last_login(tx, id)?;
-                    Ok(store::find_user(tx, id)?)
-                }
-                _ => Ok(None),
+            // Checked in the transaction that opens the session: a suspension racing the sign-in wins.
+            if !store::find_user(tx, user_id)?.is_some_and(|u| u.is_active) {
+                return Err(suspended());
             }
+            store::log_attempt(tx, &u, &ip, &ua, "success")?;
+            store::create_session(tx, &t, user_id)?;
+            store::touch_last_login(tx, user_id)?;
+            store::find_user(tx, user_id)
         })
-        .await?;
-    match (outcome, user, token) {
-        ("success", Some(user), Some(token)) => {
-            tracing::info!("sign-in: {}", user.username);
-            let secs = sessions::USER_SESSION_SECS;
-            let cookie = cookies::session(SESSION_COOKIE, &token, secs, client.https);
-            let hint = cookies::hint(cookies::USER_HINT, secs, client.https);
-            let device = state.devices.issue(user.id);
-            let device = cookies::session(devices::DEVICE_COOKIE, &device, devices::DEVICE_COOKIE_SECS, client.https);
-            let mut res = axum::Json(UserEnvelope { success: true, user }).into_response();
-            res.headers_mut().append(header::SET_COOKIE, cookie);
-            res.headers_mut().append(header::SET_COOKIE, hint);
-            res.headers_mut().append(header::SET_COOKIE, device);
-            Ok(res)
-        }
-        ("suspended", _, _) => {
-            Err(ApiError::forbidden("This account is suspended.").with_message("Ask an admin to reactivate it."))
-        }
-        _ => Err(ApiError::unauthorized("Invalid username or password")),
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("Invalid username or password"))?;
+    match known_device {
+        // Signing in from a known browser leaves strangers' failures counted against the name.
+        Some(d) => state.device_throttle.succeeded(&d.nonce),
+        None => state.login_throttle.succeeded(username),
     }
+    tracing::info!("sign-in: {}", user.username);
+    let secs = sessions::USER_SESSION_SECS;
+    let cookie = cookies::session(SESSION_COOKIE, &token, secs, client.https);
+    let hint = cookies::hint(cookies::USER_HINT, secs, client.https);
+    let device = state.devices.issue(user.id);
+    let device = cookies::session(devices::DEVICE_COOKIE, &device, devices::DEVICE_COOKIE_SECS, client.https);
+    let mut res = axum::Json(UserEnvelope { success: true, user }).into_response();
+    res.headers_mut().append(header::SET_COOKIE, cookie);
+    res.headers_mut().append(header::SET_COOKIE, hint);
+    res.headers_mut().append(header::SET_COOKIE, device);
+    Ok(res)
 }
 
 /// Sign out: ends this session and this browser's admin session, and clears their cookies.
@@ -305,6 +346,7 @@ pub(crate) async fn logout(
     cookies::clear(res.headers_mut(), SESSION_COOKIE, client.https);
     cookies::clear(res.headers_mut(), cookies::USER_HINT, client.https);
     admin_keys::end_admin_sessions(&state.db, &headers, res.headers_mut(), client.https).await?;
+    second_factor::routes::forget_pending(&state, &headers, res.headers_mut(), client.https);
     Ok(res)
 }
 

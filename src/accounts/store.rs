@@ -144,6 +144,27 @@ pub fn delete_session(conn: &Connection, token: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Ends every session of the account but `keep` (a session token), when given: after a first
+/// second factor, sessions opened with the password alone end.
+pub fn end_other_sessions(conn: &Connection, user_id: i64, keep: Option<&str>) -> Result<usize, ApiError> {
+    let keep = keep.map(sha256).unwrap_or_default();
+    Ok(conn.execute("DELETE FROM sessions WHERE user_id = ?1 AND token_hash != ?2", params![user_id, keep])?)
+}
+
+/// The account's random WebAuthn user handle, made on first use.
+pub fn webauthn_handle(conn: &Connection, user_id: i64) -> Result<String, ApiError> {
+    let existing: Option<String> = conn
+        .query_row("SELECT webauthn_handle FROM users WHERE id = ?1", [user_id], |r| r.get(0))
+        .optional()?
+        .flatten();
+    if let Some(handle) = existing {
+        return Ok(handle);
+    }
+    let handle = crate::tokens::random_hex(16);
+    conn.execute("UPDATE users SET webauthn_handle = ?2 WHERE id = ?1", params![user_id, handle])?;
+    Ok(handle)
+}
+
 /// The active user of a live session.
 pub fn user_for_token(conn: &Connection, token: &str) -> Result<Option<User>, ApiError> {
     let cols = USER_COLUMNS.split(", ").map(|c| format!("u.{c}")).collect::<Vec<_>>().join(", ");
@@ -191,13 +212,14 @@ pub struct LoginLog {
     user_agent: String,
     #[schema(format = DateTime)]
     timestamp: String,
-    /// success, failure, suspended (a suspended account) or rate_limited.
+    /// success, failure (a wrong password), second_factor_failure (the right password, then a wrong
+    /// code or security key), suspended (a suspended account) or rate_limited.
     #[schema(schema_with = login_status_values)]
     login_status: String,
 }
 
 fn login_status_values() -> utoipa::openapi::Object {
-    crate::http::schema::string_enum(&["success", "failure", "suspended", "rate_limited"])
+    crate::http::schema::string_enum(&["success", "failure", "second_factor_failure", "suspended", "rate_limited"])
 }
 
 pub fn count_login_logs(conn: &Connection) -> Result<i64, ApiError> {

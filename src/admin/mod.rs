@@ -22,6 +22,8 @@ pub struct AdminAreas {
     pub access: access::AccessState,
     pub stats: stats::AdminStatsState,
     pub db: Db,
+    /// The admin check (with the host's second-factor policy).
+    pub admin_gate: crate::accounts::guard::AdminGate,
     pub users: users::UsersState,
     pub logs: logs::LogsState,
     pub health: health::SystemHealthState,
@@ -43,6 +45,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(areas: AdminAreas) -> Router<S> 
                 .route("/api/admin/users", get(users::list))
                 .route("/api/admin/users/{id}", patch(users::update).delete(users::remove))
                 .route("/api/admin/users/{id}/suspend", patch(users::suspend))
+                .route("/api/admin/users/{id}/second-factors", delete(users::reset_second_factors))
                 .with_state(areas.users),
         )
         .merge(
@@ -60,7 +63,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(areas: AdminAreas) -> Router<S> 
                 .route("/api/admin/clear-cache", post(settings::clear_cache))
                 .with_state(areas.settings),
         )
-        .route_layer(from_fn_with_state(areas.db, crate::accounts::guard::require_admin));
+        .route_layer(from_fn_with_state(areas.admin_gate, crate::accounts::guard::require_admin));
     Router::new()
         .route("/api/admin/verify-key", post(access::verify_key))
         .route("/api/admin/logout", post(access::logout))

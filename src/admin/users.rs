@@ -19,14 +19,39 @@ pub struct UsersState {
     pub login_throttle: std::sync::Arc<crate::ratelimit::LoginThrottle>,
     pub commands: std::sync::Arc<crate::commands::Catalog>,
     pub stats_refresh: crate::jobs::Wake,
+    /// `--require-second-factor`: admin accounts need one to reach the panel.
+    pub second_factor_required: bool,
 }
 
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct UserList {
     users: Vec<User>,
     /// Accounts whose sign-ins are held back now after failed attempts (from browsers where the
     /// account never signed in: its own browsers are not held back by others' failures).
     throttled: Vec<ThrottledAccount>,
+    /// The accounts that sign in with a second factor, and with which.
+    second_factors: Vec<AccountSecondFactors>,
+    /// The host requires a second factor for admin accounts (`--require-second-factor`).
+    second_factor_required: bool,
+}
+
+/// An account's second factors.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountSecondFactors {
+    user_id: i64,
+    #[schema(inline, value_type = Vec<SecondFactorMethod>)]
+    methods: Vec<&'static str>,
+}
+
+/// A kind of second factor: an authenticator app or security keys (passkeys).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum SecondFactorMethod {
+    Totp,
+    Passkey,
 }
 
 /// An account whose sign-ins are held back.
@@ -43,7 +68,7 @@ pub struct ThrottledAccount {
 
 /// Every account, and which are held back after failed sign-ins.
 #[utoipa::path(get, path = "/api/admin/users", tag = "admin", operation_id = "listUsers", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    responses((status = 200, description = "Every account, oldest first, and the throttled ones", body = UserList)))]
+    responses((status = 200, description = "Every account, oldest first, the throttled ones and who has a second factor", body = UserList)))]
 pub(crate) async fn list(State(state): State<UsersState>) -> Result<JsonOut<UserList>, ApiError> {
     let users = state.db.read(store::list_users).await?;
     let throttled = users
@@ -53,7 +78,14 @@ pub(crate) async fn list(State(state): State<UsersState>) -> Result<JsonOut<User
             Some(ThrottledAccount { user_id: u.id, username: u.username.clone(), failed_sign_ins, retry_after_seconds })
         })
         .collect();
-    Ok(JsonOut(UserList { users, throttled }))
+    let second_factors = state
+        .db
+        .read(crate::accounts::second_factor::store::methods_by_user)
+        .await?
+        .into_iter()
+        .map(|(user_id, methods)| AccountSecondFactors { user_id, methods })
+        .collect();
+    Ok(JsonOut(UserList { users, throttled, second_factors, second_factor_required: state.second_factor_required }))
 }
 
 #[derive(Deserialize, Default)]
@@ -130,5 +162,28 @@ pub(crate) async fn remove(
     tracing::info!("user {name} deleted");
     crate::commands::refresh_scores(&state.db, &state.commands).await?;
     state.stats_refresh.wake();
+    Ok(JsonOut(crate::http::Success::YES))
+}
+
+/// Remove every second factor of an account (its authenticator app, security keys and recovery
+/// codes) and end its sessions: for a staff member who lost their phone and their codes. The
+/// account signs in with its password alone afterwards, and can add a factor again.
+#[utoipa::path(delete, path = "/api/admin/users/{id}/second-factors", tag = "admin", operation_id = "resetSecondFactors", security(("adminKey" = []), ("adminSession" = []), ("session" = [])), params(("id" = i64, Path)),
+    responses((status = 200, description = "Removed, and the account's sessions ended", body = crate::http::Success), (status = 404, description = "No such user")))]
+pub(crate) async fn reset_second_factors(
+    State(state): State<UsersState>,
+    Path(id): Path<i64>,
+) -> Result<JsonOut<crate::http::Success>, ApiError> {
+    use crate::accounts::second_factor::store as factors;
+    let name = state
+        .db
+        .write(move |tx| {
+            let user = store::find_user(tx, id)?.ok_or_else(|| ApiError::not_found("No such user."))?;
+            factors::remove_all(tx, id)?;
+            store::end_other_sessions(tx, id, None)?;
+            Ok(user.username)
+        })
+        .await?;
+    tracing::warn!("second factors of {name} removed by an admin");
     Ok(JsonOut(crate::http::Success::YES))
 }

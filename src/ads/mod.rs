@@ -30,6 +30,8 @@ use crate::http::extract::Path;
 /// submission limit, the language model (if any) and the served banner a review changes.
 #[derive(Clone)]
 pub struct AdsState {
+    /// The admin check (with the host's second-factor policy).
+    pub admin_gate: crate::accounts::guard::AdminGate,
     pub db: crate::db::Db,
     pub data_dir: Arc<FsPath>,
     pub heavy_work: crate::heavy::HeavyWork,

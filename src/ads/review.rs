@@ -29,7 +29,10 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: AdsState) -> Router<S> {
         .route("/api/admin/activate-banner", post(activate))
         .route("/api/admin/advertisements", get(list))
         .route("/api/admin/advertisements/{id}", patch(set_status))
-        .route_layer(axum::middleware::from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.admin_gate.clone(),
+            crate::accounts::guard::require_admin,
+        ))
         .with_state(state)
 }
 

@@ -30,6 +30,8 @@ pub const JOB: &str = "backup";
 /// and the jobs registry the backup job reports to.
 #[derive(Clone)]
 pub struct BackupState {
+    /// The admin check (with the host's second-factor policy).
+    pub admin_gate: crate::accounts::guard::AdminGate,
     pub backups: Arc<Backups>,
     pub db: Db,
     pub data_dir: Arc<Path>,

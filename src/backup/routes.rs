@@ -23,7 +23,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: BackupState) -> Router<S>
         .route("/api/admin/backups", get(list).post(create))
         .route("/api/admin/backups/{name}", get(download))
         .route("/api/admin/backup", get(download_database))
-        .route_layer(from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin))
+        .route_layer(from_fn_with_state(state.admin_gate.clone(), crate::accounts::guard::require_admin))
         .with_state(state)
 }
 

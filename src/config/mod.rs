@@ -121,6 +121,11 @@ pub struct Options {
     /// until the minute is over. (Wrong X-Admin-Key values: 10 a minute, fixed.)
     #[arg(long, env = "FANHUB_WRONG_API_KEYS_PER_MINUTE", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..), global = true)]
     pub wrong_api_keys_per_minute: u32,
+    /// Admin accounts reach the admin panel only once they have a second factor (an authenticator
+    /// app or a security key); until then they sign in and are sent to add one. Admin keys are
+    /// not accounts: `fanhub admin-key` stays the way in for a host who lost everything.
+    #[arg(long, env = "FANHUB_REQUIRE_SECOND_FACTOR", global = true)]
+    pub require_second_factor: bool,
     /// Seconds a client may take to send a request's headers (an idle keep-alive connection is
     /// closed after as long) and may stay silent in the middle of a request body.
     #[arg(long, env = "FANHUB_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), global = true)]

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use crate::error::ApiError;
 
 /// Cookies that authenticate (the privacy cookie does not), also under their `__Host-` names.
-pub const AUTH_COOKIES: [&str; 3] = ["fanhub_session", "fanhub_admin", "fanhub_owner"];
+pub const AUTH_COOKIES: [&str; 4] = ["fanhub_session", "fanhub_admin", "fanhub_owner", "fanhub_sign_in"];
 
 pub async fn same_origin_writes(req: Request, next: Next) -> Response {
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);

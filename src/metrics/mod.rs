@@ -31,6 +31,8 @@ use crate::http::client_ip::ClientIp;
 /// the start time it reports.
 #[derive(Clone)]
 pub struct MetricsState {
+    /// The admin check (with the host's second-factor policy).
+    pub admin_gate: crate::accounts::guard::AdminGate,
     pub metrics: Arc<Metrics>,
     pub db: crate::db::Db,
     pub jobs: crate::jobs::Jobs,
@@ -225,7 +227,7 @@ pub(crate) async fn get_metrics(
             return Err(ApiError::unauthorized("Metrics need an admin key.")
                 .with_message("Send X-Admin-Key, or add this address to --metrics-allow."));
         }
-        match crate::accounts::guard::resolve(&state.db, &headers, &client).await? {
+        match crate::accounts::guard::resolve(&state.admin_gate, &headers, &client).await? {
             Some(_) => {}
             None => return Err(ApiError::unauthorized("Invalid admin key")),
         }

@@ -22,7 +22,10 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: ScansState) -> axum::Rout
         .route("/api/admin/abuse-reports/{id}", patch(update_report))
         .route("/api/admin/scans/{id}/cancel", post(cancel_scan))
         .route("/api/admin/scans/{id}/resume", post(resume_scan))
-        .route_layer(axum::middleware::from_fn_with_state(state.db.clone(), crate::accounts::guard::require_admin))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.admin_gate.clone(),
+            crate::accounts::guard::require_admin,
+        ))
         .with_state(Arc::new(state))
 }
 

@@ -108,6 +108,8 @@ impl ScanSettings {
 /// classification rules), the runner's state and the queue caps.
 #[derive(Clone)]
 pub struct ScansState {
+    /// The admin check (with the host's second-factor policy).
+    pub admin_gate: crate::accounts::guard::AdminGate,
     pub db: crate::db::Db,
     pub roblox: crate::roblox::Roblox,
     pub scans: Arc<Scans>,

@@ -27,5 +27,6 @@ mod public_api;
 mod roblox;
 mod roblox_open_cloud;
 mod scans;
+mod second_factor;
 mod shared_cache;
 mod upstream_failures;

@@ -143,7 +143,7 @@ pub async fn resume_scan(
     JsonBody(body): JsonBody<ResumeRequest>,
 ) -> Result<Response, ApiError> {
     let id = parse_group_id("scanId", body.scan_id.as_ref().unwrap_or(&serde_json::Value::Null))? as i64;
-    let admin = crate::accounts::guard::resolve(&state.db, &headers, &client).await?.is_some();
+    let admin = crate::accounts::guard::resolve(&state.admin_gate, &headers, &client).await?.is_some();
     resume(&state, id, if admin { Resumer::Admin } else { Resumer::Key(caller.0.id) }).await
 }
 
