@@ -24,6 +24,7 @@ pub const ROUTES: &[Route] = &[
     route("/guides", "Guides", &["/api/guides"]),
     route("/community", "Community", &["/api/stats"]),
     route("/login", "Login", &[]),
+    route("/account", "Account", &[]),
     route("/admin", "Admin", &[]),
     route("/admin-access", "AdminAccess", &[]),
     route("/generate-key", "GenerateKey", &[]),

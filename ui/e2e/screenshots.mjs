@@ -12,6 +12,7 @@ import { pngFromPixels } from './png.mjs';
 import { UI_DIR, createAdminKey, exampleBin, launchBrowser, settled, startProcess, startServer, trackRequests } from './harness.mjs';
 import { adminSessionCookies } from './admin-helpers.mjs';
 import { FAKE, siteFile } from './roblox-fake.mjs';
+import { stepNow, totp } from './totp.mjs';
 
 const OUT = path.resolve(process.env.SCREENSHOTS_DIR || path.join(UI_DIR, '../target/screenshots'));
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : null);
@@ -54,6 +55,37 @@ async function main() {
     const env = { baseUrl: base, fetch: (p, init) => fetch(base + p, init) };
     const adminKey = await createAdminKey(dataDir, 'screenshots');
     const adminCookies = await adminSessionCookies(env, adminKey);
+    // Two admin accounts: one signed in on /account (its authenticator set up and removed again for each
+    // picture), one with an authenticator already, for the second step of /login.
+    const STAFF_PASSWORD = 'a long enough password';
+    const json = (extra = {}) => ({ 'Content-Type': 'application/json', Origin: base, ...extra });
+    async function adminAccount(username) {
+      const reg = await fetch(`${base}/api/auth/register`, { method: 'POST', headers: json(), body: JSON.stringify({ username, password: STAFF_PASSWORD }) });
+      const { user } = await reg.json();
+      await fetch(`${base}/api/admin/users/${user.id}`, { method: 'PATCH', headers: json({ 'X-Admin-Key': adminKey }), body: JSON.stringify({ role: 'admin' }) });
+    }
+    /** Signs in and returns the cookies the browser would keep, for context.addCookies(). */
+    async function signIn(username) {
+      const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: json(), body: JSON.stringify({ username, password: STAFF_PASSWORD }) });
+      if (res.status !== 200) throw new Error(`signing in ${username} answered ${res.status}`);
+      return res.headers.getSetCookie().map((line) => {
+        const [pair] = line.split(';');
+        const i = pair.indexOf('=');
+        return { name: pair.slice(0, i).trim(), value: pair.slice(i + 1).trim(), url: base, sameSite: 'Strict' };
+      });
+    }
+    const cookieHeader = (cookies) => cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    await adminAccount('ModeratorMia');
+    const staffCookies = await signIn('ModeratorMia');
+    await adminAccount('AdminAlex');
+    const alexCookies = await signIn('AdminAlex');
+    const started = await (await fetch(`${base}/api/account/second-factors/totp`, { method: 'POST', headers: json({ Cookie: cookieHeader(alexCookies) }), body: '{}' })).json();
+    const confirmed = await fetch(`${base}/api/account/second-factors/totp/confirm`, {
+      method: 'POST',
+      headers: json({ Cookie: cookieHeader(alexCookies) }),
+      body: JSON.stringify({ code: totp(started.secret, stepNow()) }),
+    });
+    if (!confirmed.ok) throw new Error(`setting up AdminAlex's authenticator answered ${confirmed.status}`);
     const { pages } = await api('/api/site');
     const routes = [...pages.map((p) => p.path), '/no-such-page'];
 
@@ -169,6 +201,36 @@ async function main() {
         await page.locator('[data-tab="users"]').click();
         await settled(page).catch(() => {});
         await shot(page, 'state-admin-users-held-back', width, theme);
+        await page.context().close();
+
+        // An admin's account page: password only, an authenticator being set up, the recovery codes shown once.
+        page = await open(width, theme, '/account', { cookies: staffCookies });
+        await page.getByTestId('second-factors').waitFor({ state: 'visible' }).catch(() => {});
+        await shot(page, 'state-account', width, theme);
+        await page.getByRole('button', { name: 'Set up', exact: true }).click();
+        const secretText = page.getByTestId('totp-secret');
+        await secretText.waitFor({ state: 'visible' });
+        await shot(page, 'state-account-totp-setup', width, theme);
+        await page.getByLabel('6-digit code from the app', { exact: true }).fill(totp((await secretText.innerText()).replace(/\s+/g, ''), stepNow()));
+        await page.getByRole('button', { name: 'Turn on', exact: true }).click();
+        await page.getByTestId('recovery-codes').waitFor({ state: 'visible' });
+        await page.waitForTimeout(400);
+        await shot(page, 'state-account-recovery-codes', width, theme);
+        await page.context().close();
+        const removed = await fetch(`${base}/api/account/second-factors/remove`, {
+          method: 'POST',
+          headers: json({ Cookie: cookieHeader(staffCookies) }),
+          body: JSON.stringify({ method: 'totp', password: STAFF_PASSWORD }),
+        });
+        if (!removed.ok) throw new Error(`removing the authenticator answered ${removed.status}`);
+
+        // The second step of signing in.
+        page = await open(width, theme, '/login');
+        await page.getByLabel('Username', { exact: true }).fill('AdminAlex');
+        await page.getByLabel('Password', { exact: true }).fill(STAFF_PASSWORD);
+        await page.locator('main form').getByRole('button', { name: 'Sign in', exact: true }).click();
+        await page.getByRole('heading', { name: 'One more step' }).waitFor({ state: 'visible' });
+        await shot(page, 'state-login-second-step', width, theme);
         await page.context().close();
       }
     }

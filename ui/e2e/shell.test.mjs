@@ -18,7 +18,7 @@ import {
 // The app's route table: the routes whose pages exist answer 200 with the shell. The
 // routes of features not built yet answer the shell with 404, like any unknown path, so the
 // server and the app's 404 screen agree; each moves to APP_ROUTES with its page.
-const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/api-docs', '/advertise', '/badge-monitor', '/newgen-detector', '/discord-bot-api', '/discord-news'];
+const APP_ROUTES = ['/', '/commands', '/guides', '/community', '/admin', '/admin-access', '/generate-key', '/login', '/account', '/api-docs', '/advertise', '/badge-monitor', '/newgen-detector', '/discord-bot-api', '/discord-news'];
 const LATER_ROUTES = [];
 const NOT_FOUND_PATH = '/no-such-page-e2e';
 

@@ -21,6 +21,7 @@ const Commands = lazy(() => import('./pages/Commands'));
 const Guides = lazy(() => import('./pages/Guides'));
 const Community = lazy(() => import('./pages/Community'));
 const Login = lazy(() => import('./pages/Login'));
+const Account = lazy(() => import('./pages/Account'));
 const Admin = lazy(() => import('./pages/Admin'));
 const AdminAccess = lazy(() => import('./pages/AdminAccess'));
 const GenerateKey = lazy(() => import('./pages/GenerateKey'));
@@ -39,6 +40,7 @@ function Routes() {
       <Route path="/guides" component={Guides} />
       <Route path="/community" component={Community} />
       <Route path="/login" component={Login} />
+      <Route path="/account" component={Account} />
       <Route path="/admin" component={Admin} />
       <Route path="/admin-access" component={AdminAccess} />
       <Route path="/generate-key" component={GenerateKey} />

@@ -121,13 +121,14 @@ export function Navigation({ onOpenPrivacy, onOpenShortcuts, menuOpen, onMenuOpe
       );
     });
 
-  // Sign in (or the signed-in user's name): the way to an account, for favorites and ratings.
+  // Sign in, or the signed-in user's name leading to their account page.
+  const accountHref = user ? '/account' : '/login';
   const accountLink = (vertical: boolean) => (
     <Link
-      href="/login"
+      href={accountHref}
       onClick={vertical ? close : undefined}
-      aria-current={isActivePath('/login', location) ? 'page' : undefined}
-      className={cn(linkBase, 'text-slate-300', vertical && 'w-full py-3', isActivePath('/login', location) && 'bg-slate-800')}
+      aria-current={isActivePath(accountHref, location) ? 'page' : undefined}
+      className={cn(linkBase, 'text-slate-300', vertical && 'w-full py-3', isActivePath(accountHref, location) && 'bg-slate-800')}
     >
       <UserRound size={16} aria-hidden="true" />
       <span className={vertical ? undefined : 'max-w-32 truncate max-xl:sr-only'}>{user ? user.username : 'Sign in'}</span>

@@ -105,10 +105,12 @@ export function useCurrentUser() {
 }
 
 export type AuthResponse = components['schemas']['UserEnvelope'];
+/** The password step's 202 when the account has a second factor (lib/secondFactor.ts). */
+export type LoginResponse = AuthResponse | components['schemas']['SecondFactorNeeded'];
 
 export function useLogin() {
-  return useMutation<AuthResponse, unknown, Credentials>({
-    mutationFn: (values) => apiRequest<AuthResponse>('POST', '/api/auth/login', credentialsBody(values)),
+  return useMutation<LoginResponse, unknown, Credentials>({
+    mutationFn: (values) => apiRequest<LoginResponse>('POST', '/api/auth/login', credentialsBody(values)),
   });
 }
 

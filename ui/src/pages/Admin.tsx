@@ -84,7 +84,15 @@ export default function Admin() {
         </div>
       );
     }
-    return <AdminGate pending={verify.isPending || urlKey !== null} onSubmit={submit} />;
+    // A signed-in admin account the server refused (403): the site requires a second factor.
+    const refused = check.error instanceof ApiError && check.error.status === 403 ? check.error : null;
+    return (
+      <AdminGate
+        pending={verify.isPending || urlKey !== null}
+        onSubmit={submit}
+        refusal={refused ? { error: refused.serverError ?? 'Admin access refused.', message: refused.serverMessage } : undefined}
+      />
+    );
   }
 
   return (

@@ -106,4 +106,55 @@ describe('Login screen', () => {
     const btn = (await screen.findByRole('button', { name: 'Signing in...' })) as HTMLButtonElement;
     expect(btn.disabled).toBe(true);
   });
+
+  it('after a right password on an account with a second factor, asks for the code and signs in with it', async () => {
+    let signedIn = false;
+    const api = mockApi({
+      '/api/site': site,
+      '/api/auth/user': () => (signedIn ? { status: 200, body: user } : { status: 401, body: { error: 'Unauthorized' } }),
+      'POST /api/auth/login': { status: 202, body: { secondFactorRequired: true, methods: ['totp', 'recovery'], expiresIn: 300 } },
+      'POST /api/auth/second-factor': () => {
+        signedIn = true;
+        return { status: 200, body: { success: true, user } };
+      },
+    });
+    renderWithClient(<Login />);
+    await screen.findByText('Sign in to access your admin dashboard');
+    type('Username', 'alice');
+    type('Password', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'One more step' })).toBeTruthy();
+    expect(lastToast()?.title).not.toBe('Welcome back!');
+    expect(screen.queryByRole('button', { name: 'Use your security key or passkey' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByTestId('code-error').textContent).toBe('Enter the 6-digit code');
+    expect(api.callsTo('POST', '/api/auth/second-factor')).toHaveLength(0);
+    type('Code from your authenticator app', '123 456');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Welcome back!' }));
+    expect(api.callsTo('POST', '/api/auth/second-factor')[0].body).toEqual({ code: '123456' });
+    expect(window.location.pathname).toBe('/');
+  });
+
+  it('a wrong code says so and offers a recovery code instead', async () => {
+    mockApi({
+      ...signedOut,
+      'POST /api/auth/login': { status: 202, body: { secondFactorRequired: true, methods: ['totp', 'recovery'], expiresIn: 300 } },
+      'POST /api/auth/second-factor': { status: 401, body: { error: 'That code is not right.' } },
+    });
+    renderWithClient(<Login />);
+    await screen.findByText('Sign in to access your admin dashboard');
+    type('Username', 'alice');
+    type('Password', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('heading', { name: 'One more step' });
+    type('Code from your authenticator app', '000000');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getByTestId('code-error').textContent).toBe('That code is not right.'));
+    expect(lastToast()).toMatchObject({ title: 'Sign-in not finished', variant: 'destructive' });
+    fireEvent.click(screen.getByRole('button', { name: 'Lost your phone? Use a recovery code' }));
+    expect(field('Recovery code').getAttribute('inputmode')).toBe('text');
+    fireEvent.click(screen.getByRole('button', { name: 'Start over' }));
+    expect(await screen.findByText('Sign in to access your admin dashboard')).toBeTruthy();
+  });
 });

@@ -1,7 +1,14 @@
 import { useState } from 'react';
-import { Trash2, UserCheck, UserX } from 'lucide-react';
+import { ShieldCheck, ShieldOff, Trash2, UserCheck, UserX } from 'lucide-react';
 import { formatUptime } from '../../lib/admin/dashboard';
-import { useAdminUsers, useDeleteUser, useUpdateUser, type ThrottledAccount } from '../../lib/admin/users';
+import {
+  secondFactorLabel,
+  useAdminUsers,
+  useDeleteUser,
+  useResetSecondFactors,
+  useUpdateUser,
+  type ThrottledAccount,
+} from '../../lib/admin/users';
 import { formatDate } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import type { Role, User } from '../../lib/types';
@@ -25,8 +32,13 @@ export function UsersTab() {
   const { data, isLoading, isError } = useAdminUsers();
   const update = useUpdateUser();
   const remove = useDeleteUser();
+  const reset = useResetSecondFactors();
   const [toDelete, setToDelete] = useState<User | null>(null);
+  const [toReset, setToReset] = useState<User | null>(null);
   const users = data?.users ?? [];
+  const factors = new Map<number, string[]>((data?.secondFactors ?? []).map((f) => [f.userId, f.methods]));
+  const admins = users.filter((u) => u.role === 'admin');
+  const adminsWithout = admins.filter((u) => !factors.has(u.id));
   const counts = userCounts(users);
   const throttled = new Map<number, ThrottledAccount>((data?.throttled ?? []).map((t) => [t.userId, t]));
 
@@ -49,6 +61,21 @@ export function UsersTab() {
         onError: (err) => failToast('Failed to update user status', err),
       },
     );
+  }
+
+  function confirmReset() {
+    const user = toReset;
+    if (!user) return;
+    reset.mutate(user.id, {
+      onSuccess: () => {
+        setToReset(null);
+        toast({ title: 'Second factor removed', description: `${user.username} now signs in with the password alone.` });
+      },
+      onError: (err) => {
+        setToReset(null);
+        failToast('Failed to remove the second factor', err);
+      },
+    });
   }
 
   function confirmDelete() {
@@ -84,6 +111,17 @@ export function UsersTab() {
             <p data-testid="users-throttled" className="mb-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-200">
               {throttled.size === 1 ? '1 account has' : `${throttled.size} accounts have`} sign-ins held back after failed attempts. New
               browsers must wait; the owner can still sign in from a browser they used before.
+            </p>
+          )}
+          {!isLoading && (
+            <p data-testid="users-second-factors" className="mb-3 flex items-start gap-2 text-sm text-slate-300">
+              <ShieldCheck size={16} aria-hidden="true" className="mt-0.5 shrink-0 text-violet-300" />
+              <span>
+                {admins.length - adminsWithout.length} of {admins.length} {admins.length === 1 ? 'admin has' : 'admins have'} a second factor.
+                {data?.secondFactorRequired
+                  ? ' This site requires one: admins without it cannot open the panel until they add one on their account page.'
+                  : ' Start the server with --require-second-factor to require one for every admin.'}
+              </span>
             </p>
           )}
           <TableScroll label="Users">
@@ -136,6 +174,11 @@ export function UsersTab() {
                       <td className={TD}>
                         <div className="flex flex-col items-start gap-1">
                           <Badge variant={u.isActive ? 'success' : 'destructive'}>{u.isActive ? 'Active' : 'Inactive'}</Badge>
+                          {factors.has(u.id) && (
+                            <Badge variant="default" data-testid="user-second-factor" className="whitespace-nowrap">
+                              {secondFactorLabel(factors.get(u.id)!)}
+                            </Badge>
+                          )}
                           {throttled.has(u.id) && (
                             <Badge variant="warning" data-testid="user-throttled" className="whitespace-nowrap">
                               Sign-ins held back: {throttled.get(u.id)!.failedSignIns} failed, wait {formatUptime(throttled.get(u.id)!.retryAfterSeconds)}
@@ -156,6 +199,16 @@ export function UsersTab() {
                             {u.isActive ? <UserX size={16} aria-hidden="true" /> : <UserCheck size={16} aria-hidden="true" />}
                             {u.isActive ? 'Suspend' : 'Activate'}
                           </Button>
+                          {factors.has(u.id) && (
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              onClick={() => setToReset(u)}
+                              aria-label={`Remove the second factor of ${u.username}`}
+                            >
+                              <ShieldOff size={16} aria-hidden="true" /> Reset 2FA
+                            </Button>
+                          )}
                           <Button size="sm" variant="destructive" onClick={() => setToDelete(u)} aria-label={`Delete ${u.username}`}>
                             <Trash2 size={16} aria-hidden="true" /> Delete
                           </Button>
@@ -170,6 +223,20 @@ export function UsersTab() {
           </>
         )}
       </SectionCard>
+      <ConfirmDialog
+        open={!!toReset}
+        title="Remove this second factor?"
+        description={
+          toReset
+            ? `For when ${toReset.username} lost their phone, security keys and recovery codes: their authenticator app, security keys and recovery codes are removed and they are signed out everywhere. They then sign in with their password alone and can add a new one.`
+            : undefined
+        }
+        confirmLabel={reset.isPending ? 'Removing...' : 'Remove'}
+        destructive
+        pending={reset.isPending}
+        onConfirm={confirmReset}
+        onClose={() => setToReset(null)}
+      />
       <ConfirmDialog
         open={!!toDelete}
         title="Delete user?"

@@ -16,8 +16,10 @@ import {
   validateRegister,
   type FieldErrors,
 } from '../../lib/auth';
+import { needsSecondFactor, type SecondFactorNeeded } from '../../lib/secondFactor';
 import { toast } from '../../lib/toast';
 import { FormField } from './FormField';
+import { SecondFactorStep } from './SecondFactorStep';
 
 export type AuthMode = 'signin' | 'register';
 
@@ -29,6 +31,8 @@ export function AuthForm({ siteName, initialMode = 'signin' }: { siteName?: stri
   const [confirmPassword, setConfirmPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  // The password was right and the account has a second factor: the card asks for it.
+  const [secondStep, setSecondStep] = useState<SecondFactorNeeded | null>(null);
   const login = useLogin();
   const register = useRegister();
   const qc = useQueryClient();
@@ -80,10 +84,13 @@ export function AuthForm({ siteName, initialMode = 'signin' }: { siteName?: stri
       if (hasErrors(validateLogin(values))) return;
       login.mutate(values, {
         onSuccess: (data) => {
-          toast({ title: 'Welcome back!', description: 'You have successfully logged in.' });
+          if (needsSecondFactor(data)) {
+            setPassword('');
+            setSecondStep(data);
+            return;
+          }
           if (data && typeof data === 'object' && data.user) qc.setQueryData(CURRENT_USER_KEY, data.user);
-          qc.invalidateQueries({ queryKey: CURRENT_USER_KEY });
-          navigate('/');
+          signedIn();
         },
         onError: (err) => {
           setServerErrors(serverFieldErrors(err));
@@ -91,6 +98,26 @@ export function AuthForm({ siteName, initialMode = 'signin' }: { siteName?: stri
         },
       });
     }
+  }
+
+  function signedIn() {
+    toast({ title: 'Welcome back!', description: 'You have successfully logged in.' });
+    qc.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    navigate('/');
+  }
+
+  if (secondStep) {
+    return (
+      <SecondFactorStep
+        needed={secondStep}
+        username={username.trim()}
+        onSignedIn={signedIn}
+        onStartOver={() => {
+          setSecondStep(null);
+          setSubmitted(false);
+        }}
+      />
+    );
   }
 
   return (

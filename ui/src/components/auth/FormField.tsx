@@ -16,10 +16,13 @@ export interface FormFieldProps {
   autoFocus?: boolean;
   placeholder?: string;
   className?: string;
+  /** The keyboard a phone shows (`numeric` for codes). */
+  inputMode?: 'text' | 'numeric';
+  maxLength?: number;
 }
 
 /** A labelled input with its validation message underneath. */
-export function FormField({ label, name, value, onInput, type = 'text', autoComplete, error, hint, disabled, autoFocus, placeholder, className }: FormFieldProps) {
+export function FormField({ label, name, value, onInput, type = 'text', autoComplete, error, hint, disabled, autoFocus, placeholder, className, inputMode, maxLength }: FormFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -36,6 +39,8 @@ export function FormField({ label, name, value, onInput, type = 'text', autoComp
         disabled={disabled}
         autoFocus={autoFocus}
         placeholder={placeholder}
+        inputMode={inputMode}
+        maxLength={maxLength}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
         className={error ? 'border-red-500 focus:border-red-400' : undefined}

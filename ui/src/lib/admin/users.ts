@@ -17,6 +17,17 @@ export function useUpdateUser() {
   );
 }
 
+/** Removes an account's second factors and ends its sessions (a staff member who lost them). */
+export function useResetSecondFactors() {
+  return useAdminMutation<number>((id) => apiRequest('DELETE', `/api/admin/users/${id}/second-factors`));
+}
+
+/** The words for an account's second factors. */
+export function secondFactorLabel(methods: readonly string[]): string {
+  const names = methods.map((m) => (m === 'totp' ? 'app' : m === 'passkey' ? 'security key' : m));
+  return names.length ? `2FA: ${names.join(' + ')}` : '';
+}
+
 export function useDeleteUser() {
   return useAdminMutation<number>((id) => apiRequest('DELETE', `/api/admin/users/${id}`));
 }
