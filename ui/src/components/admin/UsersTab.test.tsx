@@ -107,4 +107,22 @@ describe('Users tab', () => {
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Failed to delete user', description: 'Cannot delete the last active admin' }));
   });
+
+  it('shows who has a second factor and resets one after a confirmation', async () => {
+    const api = mockApi({
+      '/api/admin/users': { users, secondFactors: [{ userId: 3, methods: ['passkey', 'totp'] }], secondFactorRequired: true },
+      'DELETE /api/admin/users/3/second-factors': { success: true },
+    });
+    renderWithClient(<UsersTab />);
+    await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(3));
+    expect(row(3).getByTestId('user-second-factor').textContent).toBe('2FA: security key + app');
+    expect(row(1).queryByTestId('user-second-factor')).toBeNull();
+    expect(row(1).queryByRole('button', { name: /second factor/ })).toBeNull();
+    expect(screen.getByTestId('users-second-factors').textContent).toContain('0 of 1 admin has a second factor. This site requires one');
+    fireEvent.click(row(3).getByRole('button', { name: 'Remove the second factor of carol' }));
+    expect(api.callsTo('DELETE', '/api/admin/users/3/second-factors')).toHaveLength(0);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(api.callsTo('DELETE', '/api/admin/users/3/second-factors')).toHaveLength(1));
+    await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Second factor removed' }));
+  });
 });
