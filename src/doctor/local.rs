@@ -77,8 +77,46 @@ pub fn checks(options: &Options) -> Vec<Check> {
     checks.push(check_file_system(dir));
     checks.push(check_free_space(dir));
     checks.push(check_uploads(&dir.join("uploads")));
+    checks.push(check_second_factor_key(&dir.join(crate::accounts::second_factor::totp::KEY_FILE)));
     checks.extend(check_database(&crate::db::database_path(dir)));
     checks
+}
+
+/// The key that seals authenticator secrets: readable by the service only, and a key.
+fn check_second_factor_key(path: &Path) -> Check {
+    const NAME: &str = "second-factor key";
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Check::pass(NAME, format!("{} does not exist yet; fanhub serve creates it", path.display()));
+        }
+        Err(e) => return Check::fail(NAME, format!("cannot read {}: {e}", path.display()), RUN_AS_SERVICE_USER),
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Check::fail(
+                NAME,
+                format!(
+                    "{} is readable by other users (mode {mode:o}): with a copy of the database it opens the authenticator keys",
+                    path.display()
+                ),
+                format!("chmod 600 {}", path.display()),
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    match crate::accounts::second_factor::totp::Sealer::open(path.parent().unwrap_or(Path::new("."))) {
+        Ok(_) => Check::pass(NAME, format!("{} is private to its owner", path.display())),
+        Err(e) => Check::fail(
+            NAME,
+            e,
+            "restore the file from your copy of the data dir; without it, authenticator codes stop working (an admin can reset them in the Users tab)",
+        ),
+    }
 }
 
 fn check_site(options: &Options) -> Check {

@@ -256,7 +256,7 @@ async fn wrong_credentials_and_an_intent_left_off_are_named() {
     assert!(report.fails("Roblox cookie").contains("refused (HTTP 401)"));
     assert!(report.passes("Discord token").contains("fanbot"));
     assert!(report.fails("Discord intent").contains("Message Content Intent"));
-    assert!(report.out.trim_end().ends_with("3 of 16 checks failed."), "{}", report.out);
+    assert!(report.out.trim_end().ends_with("3 of 17 checks failed."), "{}", report.out);
 
     env.retain(|(k, _)| k != "FANHUB_LLM_KEY");
     env.push(("FANHUB_LLM_KEY".into(), "sk-wrong".into()));
@@ -288,6 +288,28 @@ async fn a_damaged_or_newer_database_fails_its_checks() {
     let report = doctor(&["--data-dir", arg(&data), "--addr", &free_port()], &env, false).await;
     assert_eq!(report.code, 1, "{}", report.out);
     assert!(report.fails("database").contains("restore the last backup"));
+}
+
+/// The key that seals authenticator secrets: private passes, readable by others or not a key fails.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_second_factor_key_others_can_read_or_that_is_no_key_is_named() {
+    let fake = start_fake(Fake::default()).await;
+    let env = vec![("FANHUB_ROBLOX_API".to_string(), format!("{fake}/{{service}}"))];
+    let (_dir, data) = used_data_dir();
+    let key = data.join("second-factor.key");
+    let report = doctor(&["--data-dir", arg(&data), "--addr", &free_port()], &env, false).await;
+    assert!(report.passes("second-factor key").contains("private to its owner"), "{}", report.out);
+
+    set_mode(&key, 0o644);
+    let report = doctor(&["--data-dir", arg(&data), "--addr", &free_port()], &env, false).await;
+    assert_eq!(report.code, 1, "{}", report.out);
+    let line = report.fails("second-factor key");
+    assert!(line.contains("readable by other users (mode 644)") && line.contains("chmod 600"), "{line}");
+
+    set_mode(&key, 0o600);
+    std::fs::write(&key, "not a key\n").unwrap();
+    let report = doctor(&["--data-dir", arg(&data), "--addr", &free_port()], &env, false).await;
+    assert!(report.fails("second-factor key").contains("not a key"), "{}", report.out);
 }
 
 /// Every problem at once: a damaged site file, an unreadable data dir, a port held by a program
