@@ -162,7 +162,7 @@ export function UsersTab() {
                           value={u.role}
                           disabled={update.isPending}
                           onChange={(e) => changeRole(u, (e.currentTarget as HTMLSelectElement).value as Role)}
-                          className={cn(INPUT_CLASS, 'h-9 w-40 capitalize')}
+                          className={cn(INPUT_CLASS, 'h-9 w-40 min-w-[8.5rem] capitalize')}
                         >
                           {ROLES.map((r) => (
                             <option key={r} value={r}>
