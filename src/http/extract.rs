@@ -110,6 +110,14 @@ pub fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result
     deserializer.deserialize_any(WholeNumber)
 }
 
+/// `#[serde(default, deserialize_with = "optional_whole_number")]` on an `Option<i64>`: like
+/// [`whole_number`], with null or an absent field read as None.
+pub fn optional_whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    #[derive(serde::Deserialize)]
+    struct Whole(#[serde(deserialize_with = "whole_number")] i64);
+    <Option<Whole> as serde::Deserialize>::deserialize(deserializer).map(|w| w.map(|Whole(v)| v))
+}
+
 /// `#[serde(default, deserialize_with = "not_null")]` on an `Option<T>`: the field may be left
 /// out, but not sent as `null` (the document's schema for it has no null).
 pub fn not_null<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
@@ -120,7 +128,24 @@ pub fn not_null<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
 
 #[cfg(test)]
 mod tests {
-    use super::{NOT_AN_OBJECT, ObjectBody, not_null, whole_number};
+    use super::{NOT_AN_OBJECT, ObjectBody, not_null, optional_whole_number, whole_number};
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct MaybeId {
+        #[serde(default, deserialize_with = "optional_whole_number")]
+        id: Option<i64>,
+    }
+
+    #[test]
+    fn an_optional_whole_number_takes_integral_floats_null_and_absence() {
+        let read = |json: &str| serde_json::from_str::<MaybeId>(json).map(|m| m.id);
+        assert_eq!(read(r#"{"id": -377.0}"#).unwrap(), Some(-377));
+        assert_eq!(read(r#"{"id": 12}"#).unwrap(), Some(12));
+        assert_eq!(read(r#"{"id": null}"#).unwrap(), None);
+        assert_eq!(read("{}").unwrap(), None);
+        assert!(read(r#"{"id": 1.5}"#).is_err());
+        assert!(read(r#"{"id": "1"}"#).is_err());
+    }
 
     #[derive(serde::Deserialize, Debug, PartialEq)]
     struct Credentials {

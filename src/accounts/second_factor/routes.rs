@@ -356,7 +356,7 @@ pub struct RemoveFactor {
     #[schema(required = true)]
     method: RemovableMethod,
     /// The security key's id, when `method` is `passkey`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::http::extract::optional_whole_number")]
     passkey_id: Option<i64>,
     /// The account's password, asked again.
     #[serde(default)]
