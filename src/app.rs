@@ -13,8 +13,8 @@ use crate::http::{csrf, middleware, spa};
 use crate::jobs::Background;
 use crate::state::{AppState, part};
 use crate::{
-    accounts, admin, ads, backup, banner, commands, discord, guides, health, keys, metrics, openapi, roblox, scans,
-    shell, site, stats, v1,
+    accounts, admin, ads, backup, banner, commands, discord, follows, guides, health, keys, metrics, openapi, roblox,
+    scans, shell, site, stats, v1,
 };
 
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
@@ -40,7 +40,8 @@ pub fn router(state: AppState) -> Router {
         .merge(admin::router(part(&state)))
         .merge(ads::router(part(&state)))
         .merge(ads::review::router(part(&state)))
-        .merge(scans::admin::router(part(&state)));
+        .merge(scans::admin::router(part(&state)))
+        .merge(follows::routes::router(part(&state)));
     let developers = Router::new().merge(keys::router(part(&state))).merge(v1::router(part(&state), part(&state)));
     let hosting = Router::new().merge(backup::routes::router(part(&state))).merge(metrics::router(part(&state)));
     let card_pictures = shell::pictures::router(part(&state));
@@ -76,6 +77,7 @@ pub fn background(state: &AppState) -> Background {
     ads::background(&mut background, part(state));
     roblox::background(&mut background, state.roblox.clone());
     scans::background(&mut background, part(state));
+    follows::background(&mut background, part(state));
     discord::poller::background(&mut background, part(state), state.stats_refresh.clone());
     backup::background(&mut background, part(state));
     background
@@ -158,19 +160,28 @@ mod tests {
                 "rejected-ad-images",
                 "badge-monitor",
                 "group-scans",
+                "follow-rechecks",
+                "discord-alerts",
                 crate::backup::JOB,
                 "wal-checkpoint",
             ],
             "no Discord source in the default site file: no Discord polls"
         );
         let jobs: Vec<String> = state.jobs.snapshot().into_iter().map(|j| j.name).collect();
-        for job in
-            ["page-stats", "expired-sessions", "rejected-ad-images", "badge-monitor", "group-scans", "wal-checkpoint"]
-        {
+        for job in [
+            "page-stats",
+            "expired-sessions",
+            "rejected-ad-images",
+            "badge-monitor",
+            "group-scans",
+            "follow-rechecks",
+            "discord-alerts",
+            "wal-checkpoint",
+        ] {
             assert!(jobs.iter().any(|j| j == job), "{job} is reported in System Health: {jobs:?}");
         }
         let tasks = declared.start();
-        assert_eq!(tasks.len(), 11);
+        assert_eq!(tasks.len(), 13);
         for task in tasks {
             task.abort();
         }

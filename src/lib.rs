@@ -20,6 +20,7 @@ pub mod disk;
 pub mod doctor;
 pub mod error;
 pub mod events;
+pub mod follows;
 pub mod guides;
 pub mod health;
 pub mod heavy;

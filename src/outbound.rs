@@ -31,6 +31,18 @@ pub fn client(timeout: Duration, user_agent: &str) -> reqwest::Client {
         .expect("an HTTP client with rustls")
 }
 
+/// A client with `timeout` on each call that follows no redirect at all (a fan's Discord
+/// webhook: the URL was checked, where it might point to was not).
+pub fn client_without_redirects(timeout: Duration, user_agent: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout.min(MAX_CONNECT))
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(user_agent)
+        .build()
+        .expect("an HTTP client with rustls")
+}
+
 /// The User-Agent of the site's own calls.
 pub const USER_AGENT: &str = concat!("fanhub/", env!("CARGO_PKG_VERSION"));
 

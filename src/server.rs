@@ -131,6 +131,8 @@ pub fn build_state(
             site.link_cards.pictures_on_disk,
         ),
     ));
+    let discord_webhooks =
+        Arc::new(crate::follows::webhook::DiscordWebhooks::new(secrets.discord.api_base(), jobs.clone()));
     let state = AppState::new(Inner {
         options,
         secrets,
@@ -151,6 +153,8 @@ pub fn build_state(
         heavy_work,
         jobs,
         roblox,
+        watch: Default::default(),
+        discord_webhooks: discord_webhooks.clone(),
         scans: Default::default(),
         auth_limiter: crate::ratelimit::AuthLimiter::new(),
         login_throttle: crate::ratelimit::LoginThrottle::new(),

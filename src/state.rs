@@ -58,6 +58,9 @@ pub struct Inner {
     pub submissions: Arc<crate::ratelimit::PerIp>,
     /// Roblox lookups, the newgen classification and the badge monitor.
     pub roblox: crate::roblox::Roblox,
+    /// The follows' re-checks (what they are doing) and the Discord webhook client.
+    pub watch: Arc<crate::follows::rechecks::Watch>,
+    pub discord_webhooks: Arc<crate::follows::webhook::DiscordWebhooks>,
     /// Group scans: the runner's cancel flags and rates, the abuse report limiter.
     pub scans: Arc<crate::scans::Scans>,
     /// The configured language model, if any.
@@ -157,6 +160,7 @@ made_from_app_state! {
         db: s.db.clone(),
         jobs: s.jobs.clone(),
         roblox: s.roblox.clone(),
+        watch: s.watch.clone(),
         started_at: s.started_at,
     };
     crate::shell::pictures::PicturesState => |s| Self {
@@ -224,7 +228,19 @@ made_from_app_state! {
         second_factor_required: s.second_factors.required_for_admins,
     };
     crate::admin::logs::LogsState => |s| Self { db: s.db.clone(), logs: s.logs.clone(), jobs: s.jobs.clone() };
+    /// Follows' share: the account page's follows and alerts, the re-checks and the outbox.
+    crate::follows::FollowsState => |s| Self {
+        db: s.db.clone(),
+        roblox: s.roblox.clone(),
+        settings: s.site.follows.clone(),
+        watch: s.watch.clone(),
+        discord: s.discord_webhooks.clone(),
+        site_name: s.site.name.clone(),
+        base_url: s.site.base_url.clone(),
+        color: crate::site::color_number(&s.site.default_banner.background_color),
+    };
     crate::admin::health::SystemHealthState => |s| Self {
+        follows: part(s),
         db: s.db.clone(),
         data_dir: s.data_dir.as_path().into(),
         jobs: s.jobs.clone(),

@@ -16,6 +16,7 @@ pub struct SystemHealthState {
     pub roblox: crate::roblox::Roblox,
     pub discord: std::sync::Arc<crate::discord::Discord>,
     pub llm: Option<crate::llm::LlmClient>,
+    pub follows: crate::follows::FollowsState,
 }
 
 /// An outside service's line, with its failed calls since start.
@@ -128,6 +129,18 @@ pub(crate) async fn health(State(state): State<SystemHealthState>) -> Result<Jso
                 // A spent budget is the site working at Roblox's pace, not a fault.
                 HealthCheck { name: "Roblox budgets", status: "ok", detail: state.roblox.budget_use() }
             },
+            HealthCheck {
+                name: "Followed players",
+                status: "ok",
+                detail: state.follows.watch.health_line(state.follows.settings.recheck_hours),
+            },
+            upstream_check(
+                &state,
+                "Discord alerts",
+                "discord-webhooks",
+                "ok",
+                "fans' webhooks: sent from an outbox, retried with backoff".into(),
+            ),
             match &state.llm {
                 Some(llm) => upstream_check(
                     &state,

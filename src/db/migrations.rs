@@ -69,6 +69,7 @@ const MIGRATIONS: &[Migration] = migrations![
     "0014_badge_days",
     "0015_roblox_budget_ledger",
     "0016_second_factors",
+    "0017_follows",
 ];
 
 /// Whether the numbers rise from one file to the next (none repeated, none lower), from 1 up.

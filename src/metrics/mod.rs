@@ -37,6 +37,8 @@ pub struct MetricsState {
     pub db: crate::db::Db,
     pub jobs: crate::jobs::Jobs,
     pub roblox: crate::roblox::Roblox,
+    /// The follows' re-checks.
+    pub watch: Arc<crate::follows::rechecks::Watch>,
     pub started_at: jiff::Timestamp,
 }
 

@@ -164,6 +164,34 @@ pub fn render(state: &MetricsState) -> String {
         }
     }
 
+    let watch = state.watch.counts();
+    let follows: [(&str, &str, &str, u64); 5] = [
+        ("fanhub_followed_players", "gauge", "Players followed by at least one account.", watch.followed_players),
+        ("fanhub_following_accounts", "gauge", "Accounts following at least one player.", watch.following_accounts),
+        (
+            "fanhub_follow_checks_due",
+            "gauge",
+            "Followed players whose last check is older than [follows] recheck_hours.",
+            watch.due,
+        ),
+        (
+            "fanhub_followed_players_checked_last_hour",
+            "gauge",
+            "Followed players checked (by a re-check or a visitor) in the last hour.",
+            watch.checked_last_hour,
+        ),
+        (
+            "fanhub_follow_rechecks_total",
+            "counter",
+            "Background re-checks of followed players since start.",
+            state.watch.checks.load(std::sync::atomic::Ordering::Relaxed),
+        ),
+    ];
+    for (name, kind, help, n) in follows {
+        head(&mut out, name, kind, help);
+        let _ = writeln!(out, "{name} {n}");
+    }
+
     if let Some(rss) = resident_bytes() {
         head(&mut out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
         let _ = writeln!(out, "process_resident_memory_bytes {rss}");

@@ -69,6 +69,9 @@ pub struct Inner {
     reports: cache::Bounded<String, Arc<PlayerReport>>,
     by_name: cache::Coalescer<String, Result<Arc<PlayerReport>, RobloxError>>,
     by_id: cache::Coalescer<u64, Result<Arc<PlayerReport>, RobloxError>>,
+    /// The follows' re-checks, apart from `by_id` so a visitor never joins one that waits for
+    /// the background share of the budget.
+    rechecks: cache::Coalescer<u64, Result<Arc<PlayerReport>, RobloxError>>,
     pub monitor: monitor::Monitor,
     pub(crate) key_requests: routes::KeyRequests,
     /// Lookups through the bot API (which takes no key) that ask Roblox, per caller.
@@ -77,6 +80,8 @@ pub struct Inner {
     pub(crate) public_key_lookups: crate::ratelimit::PerIp,
     /// Award dates refused for the whole site (no cookie, cookie rejected) until this time (ms).
     site_refusal: std::sync::Mutex<Option<(i64, Unavailable)>>,
+    /// Woken when a lookup wrote player events (the follows' alerts listen).
+    pub player_events: crate::jobs::Wake,
 }
 
 impl std::ops::Deref for Roblox {
@@ -130,11 +135,13 @@ impl Roblox {
             reports: cache::Bounded::new(n),
             by_name: Default::default(),
             by_id: Default::default(),
+            rechecks: Default::default(),
             monitor: monitor::Monitor::new(config.badges.tracked.len()),
             key_requests: Default::default(),
             bot_lookups: routes::bot_lookup_limit(),
             public_key_lookups: routes::public_key_lookup_limit(&config.limits.budgets),
             site_refusal: Default::default(),
+            player_events: Default::default(),
             config,
         }))
     }
@@ -152,7 +159,9 @@ impl Roblox {
     }
 
     /// Writes cache rows and the player; a failed write is logged, never fails the lookup.
-    async fn persist(&self, rows: Vec<CacheRow>, player: Option<store::PlayerRow>) {
+    /// The player is stored with what changed since its stored row (`player_events`); the
+    /// badges are the ELC badges the lookup found (None: award dates unavailable).
+    async fn persist(&self, rows: Vec<CacheRow>, player: Option<(store::PlayerRow, Option<Vec<store::OwnedBadge>>)>) {
         if rows.is_empty() && player.is_none() {
             return;
         }
@@ -160,14 +169,16 @@ impl Roblox {
             .db
             .write(move |tx| {
                 store::put_cache(tx, &rows)?;
-                if let Some(p) = &player {
-                    store::upsert_player(tx, p)?;
+                match &player {
+                    Some((p, badges)) => store::record_player(tx, p, badges.as_deref()),
+                    None => Ok(0),
                 }
-                Ok(())
             })
             .await;
-        if let Err(e) = written {
-            tracing::warn!("Roblox lookup not saved: {e}");
+        match written {
+            Ok(0) => {}
+            Ok(_) => self.player_events.wake(),
+            Err(e) => tracing::warn!("Roblox lookup not saved: {e}"),
         }
     }
 

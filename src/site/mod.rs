@@ -82,6 +82,10 @@ pub struct SiteSettings {
     /// `[scans]`: how many group scans may be queued per API key and on the whole site.
     #[serde(default, skip_serializing)]
     pub scans: crate::scans::ScanSettings,
+    /// `[follows]`: how many players an account may follow, how often they are re-checked, and
+    /// when a fan's Discord webhook counts as broken.
+    #[serde(default, skip_serializing)]
+    pub follows: crate::follows::FollowSettings,
     /// `[link_cards]`: the head texts of one command, guide or checked player, and how many
     /// player pictures are kept (not served).
     #[serde(default, skip_serializing)]
@@ -304,6 +308,11 @@ impl BannerColors {
     }
 }
 
+/// `#rrggbb` as a number (Discord's embed colours); 0 for anything else.
+pub fn color_number(value: &str) -> u32 {
+    if is_hex_color(value) { u32::from_str_radix(&value[1..], 16).unwrap_or(0) } else { 0 }
+}
+
 pub fn is_hex_color(value: &str) -> bool {
     value.len() == 7 && value.starts_with('#') && value[1..].chars().all(|c| c.is_ascii_hexdigit())
 }
@@ -377,6 +386,7 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
     crate::roblox::settings::validate(&site.badges, &site.classification, &site.poll, &site.roblox)?;
     validate_discord(site)?;
     site.scans.validate()?;
+    site.follows.validate()?;
     site.link_cards.validate()?;
     validate_pages(&site.pages)
 }

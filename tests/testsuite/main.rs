@@ -15,6 +15,7 @@ mod developer_api;
 mod discord;
 mod doctor;
 mod fake_open_cloud;
+mod follows;
 mod full_disk;
 mod head;
 mod hostile_input;

@@ -45,12 +45,14 @@ impl Roblox {
         &self,
         id: u64,
         priority: Priority,
+        fresh_since: Option<i64>,
     ) -> ((Awards, Option<Source>), Option<CacheRow>) {
         let now = now_ms();
         if self.config.badges.elc.is_empty() {
             return ((Awards::Known(Vec::new()), None), None);
         }
-        if let Some(a) = self.awards.get(&id, now - self.awards_ttl_ms()) {
+        let since = fresh_since.map_or(now - self.awards_ttl_ms(), |f| f.max(now - self.awards_ttl_ms()));
+        if let Some(a) = self.awards.get(&id, since) {
             return (a, None);
         }
         let read = if self.http.open_cloud_ready() { self.cloud_award_dates(id, priority).await } else { None };

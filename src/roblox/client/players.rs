@@ -56,7 +56,7 @@ impl Roblox {
 
     /// The full report of the user with this id.
     pub async fn lookup_user_id(&self, user_id: u64, priority: Priority) -> Result<Arc<PlayerReport>, RobloxError> {
-        self.by_id.run(user_id, || self.report_for(user_id, priority)).await
+        self.by_id.run(user_id, || self.report_for(user_id, priority, None)).await
     }
 
     async fn fetch_by_name(
@@ -66,7 +66,7 @@ impl Roblox {
         priority: Priority,
     ) -> Result<Arc<PlayerReport>, RobloxError> {
         let id = self.resolve(&username, &key, priority).await?;
-        let report = self.by_id.run(id, || self.report_for(id, priority)).await?;
+        let report = self.by_id.run(id, || self.report_for(id, priority, None)).await?;
         self.remember(key, &report);
         Ok(report)
     }
@@ -200,15 +200,33 @@ impl Roblox {
         }
     }
 
-    async fn report_for(&self, id: u64, priority: Priority) -> Result<Arc<PlayerReport>, RobloxError> {
+    /// A fresh report of a followed player for the background re-checks: the profile and the
+    /// award dates are asked of Roblox again unless a lookup read them at or after
+    /// `fresh_since` (ms; a visitor's check just before counts), so a new ELC badge or a new
+    /// name is noticed; the headshot may come from the cache. Waits for the background share of
+    /// the budget; a visitor's lookup of the same player meanwhile does not wait for it.
+    pub async fn recheck(&self, user_id: u64, fresh_since: i64) -> Result<Arc<PlayerReport>, RobloxError> {
+        let report =
+            self.rechecks.run(user_id, || self.report_for(user_id, Priority::Background, Some(fresh_since))).await?;
+        self.remember(report.profile.name.to_ascii_lowercase(), &report);
+        Ok(report)
+    }
+
+    /// `fresh_since` (ms): parts fetched before it are asked for again, whatever their lifetime.
+    async fn report_for(
+        &self,
+        id: u64,
+        priority: Priority,
+        fresh_since: Option<i64>,
+    ) -> Result<Arc<PlayerReport>, RobloxError> {
         let now = now_ms();
         if self.profiles.get(&id, now - self.profile_ttl_ms()).is_none() {
             self.warm_from_db(id).await;
         }
         let mut rows = Vec::new();
-        let profile = self.profile(id, priority, &mut rows).await?;
+        let profile = self.profile(id, priority, fresh_since, &mut rows).await?;
         let (((awards, award_source), award_row), (avatar_url, thumb_row)) =
-            tokio::join!(self.award_dates(id, priority), self.headshot(id, priority));
+            tokio::join!(self.award_dates(id, priority, fresh_since), self.headshot(id, priority));
         rows.extend(award_row);
         rows.extend(thumb_row);
         let elc_total = self.config.badges.elc.len();
@@ -239,14 +257,31 @@ impl Roblox {
             confidence: report.verdict.confidence,
             checked_at: report.checked_at_ms,
         };
-        self.persist(rows, Some(player)).await;
+        let badges = report.awards.owned().map(|owned| {
+            owned
+                .iter()
+                .map(|b| store::OwnedBadge {
+                    badge_id: b.badge_id,
+                    name: b.name.clone(),
+                    awarded_date: b.awarded_date.clone(),
+                })
+                .collect()
+        });
+        self.persist(rows, Some((player, badges))).await;
         self.remember(report.profile.name.to_ascii_lowercase(), &report);
         Ok(report)
     }
 
-    async fn profile(&self, id: u64, priority: Priority, rows: &mut Vec<CacheRow>) -> Result<Profile, RobloxError> {
+    async fn profile(
+        &self,
+        id: u64,
+        priority: Priority,
+        fresh_since: Option<i64>,
+        rows: &mut Vec<CacheRow>,
+    ) -> Result<Profile, RobloxError> {
         let now = now_ms();
-        if let Some(p) = self.profiles.get(&id, now - self.profile_ttl_ms()) {
+        let since = fresh_since.map_or(now - self.profile_ttl_ms(), |f| f.max(now - self.profile_ttl_ms()));
+        if let Some(p) = self.profiles.get(&id, since) {
             return Ok(p);
         }
         let from_cloud = if self.http.open_cloud_ready() { self.cloud_profile(id, priority).await? } else { None };

@@ -3,8 +3,12 @@
 
 mod badge_days;
 mod budget_ledger;
+mod player_events;
 pub use badge_days::{BADGE_DAYS_KEPT, badge_days, first_badge_day, prune_badge_days, record_day, utc_day};
 pub use budget_ledger::{SavedWindow, reserve as reserve_budget, windows_since as budget_windows_since};
+pub use player_events::{
+    EVENT_KINDS, OwnedBadge, PlayerEvent, event, events_after, newest_event_id, player_events, record_player,
+};
 
 use std::collections::HashMap;
 

@@ -49,6 +49,10 @@ pub struct Inner {
     pub calls: Vec<(String, String, Option<String>, Option<String>)>,
     /// Bodies sent to the interaction webhook: (method, path, body).
     pub webhooks: Vec<(String, String, Value)>,
+    /// Statuses the next webhook POSTs answer instead of 200, in order (429 comes with
+    /// `retry_after`; the body is not kept as sent): a Discord that throttles, fails or forgot
+    /// the webhook. `POST /_fake/webhook-answers {"statuses": [429, 500]}` over HTTP.
+    pub webhook_answers: std::collections::VecDeque<u16>,
 }
 
 #[derive(Clone)]
@@ -117,6 +121,7 @@ pub fn router(inner: Arc<Mutex<Inner>>) -> Router {
         .route("/_fake/mode", post(control_mode))
         .route("/_fake/members", post(control_members))
         .route("/_fake/webhooks", get(control_webhooks))
+        .route("/_fake/webhook-answers", post(control_webhook_answers))
         .with_state(inner)
 }
 
@@ -263,6 +268,24 @@ async fn webhook(
 ) -> Response {
     record(&inner, method.as_str(), uri.path().to_string(), &headers);
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let scripted =
+        if method == axum::http::Method::POST { inner.lock().unwrap().webhook_answers.pop_front() } else { None };
+    match scripted {
+        Some(429) => {
+            let wait = inner.lock().unwrap().retry_after;
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                [("retry-after", format!("{}", wait.ceil()))],
+                Json(json!({"message": "You are being rate limited.", "retry_after": wait, "global": false})),
+            )
+                .into_response();
+        }
+        Some(code) => {
+            let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            return (status, Json(json!({"message": "scripted", "code": 0}))).into_response();
+        }
+        None => {}
+    }
     inner.lock().unwrap().webhooks.push((method.to_string(), uri.path().to_string(), body.clone()));
     if method == axum::http::Method::DELETE {
         return StatusCode::NO_CONTENT.into_response();
@@ -333,6 +356,16 @@ struct MembersBody {
 
 async fn control_members(State(inner): State<Arc<Mutex<Inner>>>, Json(b): Json<MembersBody>) -> StatusCode {
     inner.lock().unwrap().members = b.members;
+    StatusCode::NO_CONTENT
+}
+
+#[derive(Deserialize)]
+struct WebhookAnswers {
+    statuses: Vec<u16>,
+}
+
+async fn control_webhook_answers(State(inner): State<Arc<Mutex<Inner>>>, Json(b): Json<WebhookAnswers>) -> StatusCode {
+    inner.lock().unwrap().webhook_answers.extend(b.statuses);
     StatusCode::NO_CONTENT
 }
 
