@@ -185,6 +185,10 @@ made_from_app_state! {
         scans: s.scans.clone(),
         settings: s.site.scans.clone(),
         admin_gate: part(s),
+        discord: s.discord_webhooks.clone(),
+        site_name: s.site.name.clone(),
+        base_url: s.site.base_url.clone(),
+        color: crate::site::color_number(&s.site.default_banner.background_color),
     };
     /// Advertising's share: the advertise form, the admin's review and the image sweep.
     crate::ads::AdsState => |s| Self {

@@ -5,6 +5,7 @@
 
 pub mod admin;
 pub mod routes;
+pub mod schedule;
 pub mod store;
 pub mod worker;
 
@@ -44,6 +45,27 @@ pub struct ScanSettings {
     /// Scans queued or running on the whole site.
     #[serde(default = "twenty")]
     pub queued_site_wide: u32,
+    /// The host's Discord webhook for group events: after each scheduled scan, one message
+    /// summarising the members new since the group's scan before, by verdict.
+    #[serde(default)]
+    pub webhook: Option<String>,
+    /// Groups scanned on a schedule (`[[scans.schedule]]`).
+    #[serde(default)]
+    pub schedule: Vec<ScheduledScan>,
+}
+
+/// One `[[scans.schedule]]`: a group scanned again once its last scan is `every_hours` old.
+#[derive(Debug, Clone, serde::Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduledScan {
+    pub group_id: u64,
+    /// Hours between scans (default 24: nightly); fractions allowed, at least 0.0001.
+    #[serde(default = "daily")]
+    pub every_hours: f64,
+}
+
+fn daily() -> f64 {
+    24.0
 }
 
 fn three() -> u32 {
@@ -55,7 +77,7 @@ fn twenty() -> u32 {
 
 impl Default for ScanSettings {
     fn default() -> Self {
-        Self { queued_per_key: three(), queued_site_wide: twenty() }
+        Self { queued_per_key: three(), queued_site_wide: twenty(), webhook: None, schedule: Vec::new() }
     }
 }
 
@@ -67,6 +89,17 @@ impl ScanSettings {
         for (key, n) in [("queued_per_key", self.queued_per_key), ("queued_site_wide", self.queued_site_wide)] {
             if n == 0 {
                 return Err(format!("[scans] {key} must be 1 or more"));
+            }
+        }
+        if let Some(url) = &self.webhook {
+            crate::follows::webhook::parse_url(url).map_err(|why| format!("[scans] webhook: {why}"))?;
+        }
+        for s in &self.schedule {
+            if s.group_id == 0 {
+                return Err("[[scans.schedule]] group_id must be a Roblox group id".into());
+            }
+            if !(s.every_hours.is_finite() && s.every_hours >= 0.0001 && s.every_hours <= 24.0 * 365.0) {
+                return Err(format!("[[scans.schedule]] every_hours of group {} must be 0.0001 to 8760", s.group_id));
             }
         }
         Ok(())
@@ -113,8 +146,14 @@ pub struct ScansState {
     pub db: crate::db::Db,
     pub roblox: crate::roblox::Roblox,
     pub scans: Arc<Scans>,
-    /// `[scans]` of site.toml (two numbers: a cheap copy).
+    /// `[scans]` of site.toml.
     pub settings: ScanSettings,
+    /// The Discord webhook client (the scheduled scans' messages) and the site's name, address
+    /// and colour for them.
+    pub discord: Arc<crate::follows::webhook::DiscordWebhooks>,
+    pub site_name: String,
+    pub base_url: Option<String>,
+    pub color: u32,
 }
 
 /// The scan runner's shared state: which scans run here now, their cancel flags and their rate.
@@ -356,7 +395,11 @@ impl ScanStatus {
 
 /// The scans' background work: the runner that works through queued and interrupted scans.
 pub fn background(background: &mut crate::jobs::Background, state: ScansState) {
+    let scheduling = state.clone();
     background.job("group-scans", |job| worker::run(state, job));
+    if !scheduling.settings.schedule.is_empty() {
+        background.job("scheduled-scans", |job| schedule::run(scheduling, job));
+    }
 }
 
 #[cfg(test)]

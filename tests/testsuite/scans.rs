@@ -822,3 +822,54 @@ async fn abuse_reports_are_validated_limited_per_ip_kept_as_text_and_resolved_by
     let res = client().get(server.url("/api/admin/abuse-reports")).send().await.unwrap();
     assert_eq!(res.status(), 401);
 }
+
+/// `[[scans.schedule]]` queues a group's scan again once its newest is old enough, and each
+/// finished scheduled scan posts one message to `[scans] webhook`: the first says every member
+/// is new, the next counts only those who joined since.
+#[tokio::test]
+async fn scheduled_scans_run_again_and_tell_the_sites_webhook_who_is_new() {
+    let fake = FakeRoblox::start();
+    fake.set(|m| {
+        m.member_count = 4;
+        m.award_dates_need_cookie = false;
+    });
+    let discord = crate::common::fake_discord::FakeDiscord::start().await;
+    let hook = "https://discord.com/api/webhooks/223456789012345678/aB3_dE-fGhIjKlMnOpQrStUvWxYz0123456789aBcDe";
+    let schedule = format!(
+        "queued_site_wide = 20\nwebhook = \"{hook}\"\n[[scans.schedule]]\ngroup_id = 4242\nevery_hours = 0.002\n"
+    );
+    let setup = SiteSetup::with_roblox(
+        &fake.template(),
+        1000,
+        FAST.iter().chain(&[("queued_site_wide = 20\n", schedule.as_str())]),
+        &[("FANHUB_DISCORD_API", discord.base.as_str())],
+    );
+    let server = setup.start();
+    let messages = || -> Vec<String> {
+        discord
+            .webhooks()
+            .into_iter()
+            .filter(|(_, path, _)| path.contains("223456789012345678"))
+            .map(|(_, _, body)| body["embeds"][0]["description"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let start = Instant::now();
+    while messages().is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(30), "the first scheduled scan announced: {}", server.stderr());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let first = messages()[0].clone();
+    assert!(first.starts_with("4 members checked. First scan of this group: "), "{first}");
+    // Two members join; the next scheduled scan (7.2 s after the first) says so.
+    fake.set(|m| m.member_count = 6);
+    while messages().len() < 2 {
+        assert!(start.elapsed() < Duration::from_secs(60), "the second scheduled scan announced");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let second = messages()[1].clone();
+    assert!(second.starts_with("6 members checked. 2 new since the last scan: "), "{second}");
+    // Each announced once.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let all = messages();
+    assert_eq!(all.iter().filter(|m| m.contains("First scan")).count(), 1, "{all:?}");
+}

@@ -1,5 +1,6 @@
 -- Watching players over time (issue 30): what changed about each player the site has checked,
--- the fans' follows, their Discord webhooks, and the outbox of alerts not yet delivered.
+-- the fans' follows, their Discord webhooks, the outbox of alerts not yet delivered, and scheduled
+-- group scans.
 
 -- What the site noticed about a player, one row per change (nothing is written when nothing
 -- changed). Written by the Roblox lookup in the transaction that stores the player.
@@ -71,3 +72,10 @@ CREATE TABLE alert_progress (
   event_id INTEGER NOT NULL
 );
 INSERT INTO alert_progress (id, event_id) VALUES (1, 0);
+
+-- Scheduled group scans ([[scans.schedule]] of site.toml): which scans a schedule started, and
+-- when the site's Discord webhook ([scans] webhook) was told about a finished one (NULL: not
+-- yet). Set after Discord took the message, so a crash before it sends it after the restart.
+ALTER TABLE scans ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 0 CHECK (scheduled IN (0, 1));
+ALTER TABLE scans ADD COLUMN announced_at INTEGER;
+CREATE INDEX scans_unannounced ON scans (id) WHERE scheduled = 1 AND announced_at IS NULL;

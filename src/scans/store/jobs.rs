@@ -54,10 +54,11 @@ pub struct ScanRow {
     pub key_id: Option<i64>,
 }
 
-const SCAN_COLUMNS: &str = "id, group_id, group_name, scanned_by, state, total, processed, veterans, newgens, failed,
+pub(super) const SCAN_COLUMNS: &str =
+    "id, group_id, group_name, scanned_by, state, total, processed, veterans, newgens, failed,
     pages, pages_redone, cursor, notice, error, created_at, started_at, updated_at, finished_at, key_id";
 
-fn scan_row(r: &rusqlite::Row) -> rusqlite::Result<ScanRow> {
+pub(super) fn scan_row(r: &rusqlite::Row) -> rusqlite::Result<ScanRow> {
     Ok(ScanRow {
         id: r.get(0)?,
         group_id: r.get::<_, i64>(1)? as u64,

@@ -5,11 +5,13 @@
 mod jobs;
 mod leaderboards;
 mod reports;
+mod schedule;
 
 pub use crate::roblox::store::{Sort, player_count, ranking_ids, ranking_version};
 pub use jobs::*;
 pub use leaderboards::*;
 pub use reports::*;
+pub use schedule::*;
 
 #[cfg(test)]
 mod tests;
