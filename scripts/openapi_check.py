@@ -86,6 +86,7 @@ DATA_RULES = {
     "activateBanner": "text and background colours need a contrast of at least 4.5:1",
     "v1Leaderboard": "generation must name one of the site's generations ([classification.generations] in site.toml)",
     "v1ReportAbuse": "targetUsername must differ from reporterUsername",
+    "saveAlerts": "the webhook must exist at Discord: the server sends a test message and saves only what Discord took (unreachable here: 502)",
 }
 
 
@@ -117,6 +118,14 @@ NEEDS_UPSTREAM = {
     "botAnalyze": ["502", "503"],
     "botQuickCheck": ["502", "503"],
     "v1ScanGroup": ["502", "503"],
+    "saveAlerts": ["502"],
+}
+
+
+# operationId -> the 5xx it answers in every pass because the service it must reach is not
+# there in the conformance run (Discord: the webhook's test message), documented.
+UNREACHABLE_HERE = {
+    "saveAlerts": ["502"],
 }
 
 
@@ -252,7 +261,7 @@ def schemathesis(venv_bin: Path, url: str, name: str, credentials: dict, args: l
     for op, (statuses, _) in POSITIVE_ALSO.items():
         expected = ", ".join(f'"{s}"' for s in ["2xx", "401", "403", "404", *statuses])
         toml += f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.positive_data_acceptance.expected-statuses = [{expected}]\n\n'
-    allowed = server_errors if server_errors is not None else {op: ["503"] for op in BUDGETED}
+    allowed = server_errors if server_errors is not None else {**{op: ["503"] for op in BUDGETED}, **UNREACHABLE_HERE}
     for op, statuses in allowed.items():
         expected = ", ".join(f'"{s}"' for s in ["2xx", "3xx", "4xx", *statuses])
         toml += f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.not_a_server_error.expected-statuses = [{expected}]\n\n'

@@ -52,7 +52,7 @@ pub fn message(state: &FollowsState, origin: Option<&str>, player: &PlayerRow, e
         "elc_badge" => (
             format!("{name} earned {after}"),
             format!(
-                "Awarded {} (noticed {}). {name} now has {} of the tracked badges.",
+                "Awarded {} (noticed {}). {name} now has {} ELC badges.",
                 event.awarded_at.as_deref().map_or("on an unknown day", day),
                 day(&event.noticed_at),
                 player.elc_count.map_or_else(|| "some".to_string(), |n| n.to_string())
@@ -135,7 +135,12 @@ pub async fn deliver(state: &FollowsState, slowed: &mut HashMap<i64, i64>) -> Re
     let now = now_ms();
     slowed.retain(|_, until| *until > now);
     let due = state.db.read(move |c| store::due_alerts(c, now, SEND_BATCH)).await?;
+    // Webhooks marked broken during this batch: their other alerts were dropped with it.
+    let mut broken = std::collections::HashSet::new();
     for alert in due {
+        if broken.contains(&alert.webhook.account_id) {
+            continue;
+        }
         if let Some(until) = slowed.get(&alert.webhook.account_id) {
             let until = *until;
             state
@@ -144,12 +149,16 @@ pub async fn deliver(state: &FollowsState, slowed: &mut HashMap<i64, i64>) -> Re
                 .await?;
             continue;
         }
-        send_one(state, alert, slowed).await?;
+        let account = alert.webhook.account_id;
+        if send_one(state, alert, slowed).await? {
+            broken.insert(account);
+        }
     }
     state.db.read(store::next_alert_due).await
 }
 
-async fn send_one(state: &FollowsState, alert: DueAlert, slowed: &mut HashMap<i64, i64>) -> Result<(), ApiError> {
+/// Sends one alert and records the answer; true when it marked the webhook broken.
+async fn send_one(state: &FollowsState, alert: DueAlert, slowed: &mut HashMap<i64, i64>) -> Result<bool, ApiError> {
     let event_id = alert.event_id;
     let found = state
         .db
@@ -159,7 +168,8 @@ async fn send_one(state: &FollowsState, alert: DueAlert, slowed: &mut HashMap<i6
         })
         .await?;
     let Some((event, player)) = found else {
-        return state.db.write(move |tx| store::alert_dropped(tx, alert.id)).await;
+        state.db.write(move |tx| store::alert_dropped(tx, alert.id)).await?;
+        return Ok(false);
     };
     let message = message(state, alert.webhook.link_origin.as_deref(), &player, &event);
     let to = WebhookAddress { id: alert.webhook.webhook_id.clone(), token: alert.webhook.token.clone() };
@@ -168,11 +178,15 @@ async fn send_one(state: &FollowsState, alert: DueAlert, slowed: &mut HashMap<i6
     let account = alert.webhook.account_id;
     let broken_after = state.settings.broken_after;
     match delivery {
-        Delivery::Delivered => state.db.write(move |tx| store::alert_delivered(tx, alert.id, account, now)).await,
+        Delivery::Delivered => {
+            state.db.write(move |tx| store::alert_delivered(tx, alert.id, account, now)).await?;
+            Ok(false)
+        }
         Delivery::Later { wait, why } => {
             if now - alert.created_at > MAX_AGE_MS {
                 tracing::warn!(account, "a Discord alert was given up after a week of failures: {why}");
-                return state.db.write(move |tx| store::alert_dropped(tx, alert.id)).await;
+                state.db.write(move |tx| store::alert_dropped(tx, alert.id)).await?;
+                return Ok(false);
             }
             let next = match wait {
                 Some(wait) => {
@@ -182,23 +196,26 @@ async fn send_one(state: &FollowsState, alert: DueAlert, slowed: &mut HashMap<i6
                 }
                 None => now + backoff_ms(alert.attempts),
             };
-            state.db.write(move |tx| store::alert_retry(tx, alert.id, next, &why)).await
+            state.db.write(move |tx| store::alert_retry(tx, alert.id, next, &why)).await?;
+            Ok(false)
         }
         Delivery::Refused(code) => {
             let next = now + backoff_ms(alert.attempts);
             state
                 .db
                 .write(move |tx| {
-                    if !store::webhook_refused(tx, account, broken_after, now)? {
+                    let broken = store::webhook_refused(tx, account, broken_after, now)?;
+                    if !broken {
                         store::alert_retry(tx, alert.id, next, &format!("Discord answered {code}"))?;
                     }
-                    Ok(())
+                    Ok(broken)
                 })
                 .await
         }
         Delivery::Rejected(code) => {
             tracing::warn!(account, "Discord refused an alert for good ({code}); dropped");
-            state.db.write(move |tx| store::alert_dropped(tx, alert.id)).await
+            state.db.write(move |tx| store::alert_dropped(tx, alert.id)).await?;
+            Ok(false)
         }
     }
 }

@@ -78,6 +78,10 @@ pub async fn run(state: FollowsState, job: JobHandle) {
     let mut paused: HashMap<u64, i64> = HashMap::new();
     loop {
         job.started();
+        // Counted before the round too: a round at the background pace can take minutes.
+        if let Err(e) = refresh_counts(&state).await {
+            tracing::warn!("the follows' figures were not read: {}", e.body.error);
+        }
         let checked = round(&state, &mut paused).await;
         let refreshed = refresh_counts(&state).await;
         match (checked, refreshed) {

@@ -135,7 +135,7 @@ pub(crate) async fn list(
 pub struct FollowBody {
     /// The player's Roblox user id (a player this site has checked).
     #[serde(deserialize_with = "crate::http::extract::whole_number")]
-    #[schema(minimum = 1)]
+    #[schema(minimum = 1, maximum = 9007199254740991_i64)]
     user_id: i64,
 }
 
@@ -200,6 +200,9 @@ pub(crate) async fn unfollow(
     Path(user_id): Path<u64>,
 ) -> Result<StatusCode, ApiError> {
     let user = sessions::require_user(&state.db, &headers).await?;
+    if user_id == 0 {
+        return Err(ApiError::bad_request("A Roblox user id is a whole number from 1."));
+    }
     if state.db.write(move |tx| store::unfollow(tx, user.id, user_id)).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -207,12 +210,30 @@ pub(crate) async fn unfollow(
     }
 }
 
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MarkSeen {
+    /// The newest event id the fan was shown (`newEvents[].id`): changes up to it count as seen,
+    /// one noticed after the page was read stays new.
+    #[serde(deserialize_with = "crate::http::extract::whole_number")]
+    #[schema(minimum = 0, maximum = 9007199254740991_i64)]
+    up_to: i64,
+}
+
 /// Marks what changed about the followed players as seen (the account page calls it once shown).
-#[utoipa::path(post, path = "/api/account/follows/seen", tag = "follows", operation_id = "markFollowsSeen", security(("session" = [])),
-    responses((status = 204, description = "Seen"), (status = 401, description = "Not signed in", body = crate::error::ErrorBody)))]
-pub(crate) async fn mark_seen(State(state): State<FollowsState>, headers: HeaderMap) -> Result<StatusCode, ApiError> {
+#[utoipa::path(post, path = "/api/account/follows/seen", tag = "follows", operation_id = "markFollowsSeen", security(("session" = [])), request_body = MarkSeen,
+    responses((status = 204, description = "Seen"), (status = 400, description = "Not an event id", body = crate::error::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::error::ErrorBody)))]
+pub(crate) async fn mark_seen(
+    State(state): State<FollowsState>,
+    headers: HeaderMap,
+    Json(body): Json<MarkSeen>,
+) -> Result<StatusCode, ApiError> {
     let user = sessions::require_user(&state.db, &headers).await?;
-    state.db.write(move |tx| store::mark_seen(tx, user.id)).await?;
+    if body.up_to < 0 {
+        return Err(ApiError::field("upTo", "An event id is a whole number from 0."));
+    }
+    state.db.write(move |tx| store::mark_seen(tx, user.id, body.up_to)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -230,11 +251,14 @@ pub struct PlayerHistory {
 #[utoipa::path(get, path = "/api/players/{userId}/history", tag = "follows", operation_id = "getPlayerHistory",
     params(("userId" = u64, Path, minimum = 1, description = "The player's Roblox user id")),
     responses((status = 200, description = "The player's history (empty when the site never checked them)", body = PlayerHistory),
-        (status = 400, description = "Not a user id", body = crate::error::ErrorBody)))]
+        (status = 400, description = "Not a user id (a whole number from 1)", body = crate::error::ErrorBody)))]
 pub(crate) async fn history(
     State(state): State<FollowsState>,
     Path(user_id): Path<u64>,
 ) -> Result<JsonOut<PlayerHistory>, ApiError> {
+    if user_id == 0 {
+        return Err(ApiError::bad_request("A Roblox user id is a whole number from 1."));
+    }
     let events = state.db.read(move |c| crate::roblox::store::player_events(c, user_id, HISTORY_LIMIT)).await?;
     Ok(JsonOut(PlayerHistory { user_id, events }))
 }
@@ -306,17 +330,28 @@ pub(crate) async fn alerts(
 pub struct SaveAlerts {
     /// `https://discord.com/api/webhooks/{id}/{token}` (or discordapp.com), from Discord's
     /// channel settings (Integrations > Webhooks).
-    #[schema(max_length = 256)]
+    #[schema(
+        max_length = 256,
+        pattern = r"^https://(discord|discordapp)\.com/api/webhooks/[0-9]{15,21}/[A-Za-z0-9_-]{30,100}/?$"
+    )]
     url: String,
     /// What to hear about: any of `elc_badge`, `classification`, `name` (at least one).
-    #[schema(inline, value_type = Vec<String>)]
+    #[schema(schema_with = alert_kinds)]
     kinds: Vec<String>,
+}
+
+fn alert_kinds() -> utoipa::openapi::Array {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(crate::http::schema::string_enum(&ALERT_KINDS))
+        .min_items(Some(1))
+        .build()
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ChooseAlerts {
     /// What to hear about: any of `elc_badge`, `classification`, `name` (at least one).
+    #[schema(schema_with = alert_kinds)]
     kinds: Vec<String>,
 }
 

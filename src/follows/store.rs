@@ -69,13 +69,14 @@ pub fn is_following(conn: &Connection, account: i64, player: u64) -> Result<bool
     )?)
 }
 
-/// Every followed player's events so far count as seen by the account.
-pub fn mark_seen(conn: &Connection, account: i64) -> Result<usize, ApiError> {
+/// The followed players' events up to `up_to` (the newest the fan was shown) count as seen by
+/// the account; one noticed after the page was read stays new.
+pub fn mark_seen(conn: &Connection, account: i64, up_to: i64) -> Result<usize, ApiError> {
     Ok(conn.execute(
-        "UPDATE follows SET seen_event_id =
-            (SELECT COALESCE(MAX(e.id), 0) FROM player_events e WHERE e.user_id = follows.player_id)
+        "UPDATE follows SET seen_event_id = MAX(seen_event_id,
+            (SELECT COALESCE(MAX(e.id), 0) FROM player_events e WHERE e.user_id = follows.player_id AND e.id <= ?2))
          WHERE account_id = ?1",
-        [account],
+        params![account, up_to],
     )?)
 }
 
@@ -142,12 +143,21 @@ pub struct WebhookRow {
 /// Saves the account's webhook (replacing any), working and with no refusals counted.
 pub fn save_webhook(conn: &Connection, row: &WebhookRow) -> Result<(), ApiError> {
     conn.execute(
-        "INSERT INTO alert_webhooks (account_id, webhook_id, token, kinds, link_origin, refusals, broken_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 0, NULL, ?6)
+        "INSERT INTO alert_webhooks (account_id, webhook_id, token, kinds, link_origin, refusals, broken_at, created_at,
+            last_delivered_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, 0, NULL, ?6, ?7)
          ON CONFLICT (account_id) DO UPDATE SET webhook_id = excluded.webhook_id, token = excluded.token,
             kinds = excluded.kinds, link_origin = excluded.link_origin, refusals = 0, broken_at = NULL,
-            created_at = excluded.created_at",
-        params![row.account_id, row.webhook_id, row.token, row.kinds.join(","), row.link_origin, row.created_at],
+            created_at = excluded.created_at, last_delivered_at = excluded.last_delivered_at",
+        params![
+            row.account_id,
+            row.webhook_id,
+            row.token,
+            row.kinds.join(","),
+            row.link_origin,
+            row.created_at,
+            row.last_delivered_at
+        ],
     )?;
     Ok(())
 }
@@ -300,7 +310,7 @@ pub fn next_alert_due(conn: &Connection) -> Result<Option<i64>, ApiError> {
 pub fn alert_delivered(tx: &Transaction, id: i64, account: i64, now: i64) -> Result<(), ApiError> {
     tx.execute("DELETE FROM alert_outbox WHERE id = ?1", [id])?;
     tx.execute(
-        "UPDATE alert_webhooks SET refusals = 0, last_delivered_at = ?2 WHERE account_id = ?1",
+        "UPDATE alert_webhooks SET refusals = 0, last_delivered_at = ?2 WHERE account_id = ?1 AND broken_at IS NULL",
         params![account, now],
     )?;
     Ok(())
@@ -434,5 +444,21 @@ mod tests {
         tx.commit().unwrap();
         assert_eq!(outbox_size(&conn).unwrap(), 0);
         assert_eq!(webhook_of(&conn, badge_fan).unwrap().unwrap().broken_at, Some(4000));
+
+        // A rename reaches the fan who hears about names; deleting that account takes its
+        // follows, its webhook and the alert waiting for it.
+        let tx = conn.transaction().unwrap();
+        let mut renamed = crate::roblox::store::player(&tx, 1).unwrap().unwrap();
+        renamed.username = "Renamed".into();
+        renamed.checked_at = 5000;
+        record_player(&tx, &renamed, None).unwrap();
+        let events = events_after(&tx, alert_progress(&tx).unwrap(), 100).unwrap();
+        assert_eq!(fan_out(&tx, &events, 6000).unwrap(), 2, "the name fan and the late fan");
+        tx.commit().unwrap();
+        assert_eq!(pending_alerts(&conn, name_fan).unwrap(), 1);
+        conn.execute("DELETE FROM users WHERE id = ?1", [name_fan]).unwrap();
+        assert_eq!(pending_alerts(&conn, name_fan).unwrap(), 0);
+        assert!(webhook_of(&conn, name_fan).unwrap().is_none());
+        assert!(follows_of(&conn, name_fan).unwrap().is_empty());
     }
 }

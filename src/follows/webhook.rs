@@ -26,8 +26,7 @@ pub struct WebhookAddress {
 /// Anything else is refused with the reason: another scheme or host, an address with a user,
 /// a port, a query or a fragment, an IP address, a path of another shape, an overlong URL.
 pub fn parse_url(url: &str) -> Result<WebhookAddress, String> {
-    let url = url.trim();
-    if url.is_empty() {
+    if url.trim().is_empty() {
         return Err("Paste the webhook URL from Discord (Server Settings > Integrations > Webhooks).".into());
     }
     if url.len() > MAX_URL_LEN {
@@ -47,9 +46,16 @@ pub fn parse_url(url: &str) -> Result<WebhookAddress, String> {
     if parsed.port().is_some() || parsed.query().is_some() || parsed.fragment().is_some() {
         return Err("A Discord webhook URL has no port, query or fragment.".into());
     }
-    let parts: Vec<&str> = parsed.path().trim_end_matches('/').split('/').collect();
-    let ["", "api", "webhooks", id, token] = parts.as_slice() else {
-        return Err("A Discord webhook URL looks like https://discord.com/api/webhooks/ID/TOKEN.".into());
+    // The reasons above are for people; what is taken is exactly Discord's form, as written
+    // (no case changes, spaces or escapes a URL parser would forgive).
+    let shape = "A Discord webhook URL looks like https://discord.com/api/webhooks/ID/TOKEN.";
+    let rest = HOSTS
+        .iter()
+        .find_map(|host| url.strip_prefix(&format!("https://{host}/api/webhooks/")))
+        .ok_or_else(|| shape.to_string())?;
+    let parts: Vec<&str> = rest.strip_suffix('/').unwrap_or(rest).split('/').collect();
+    let [id, token] = parts.as_slice() else {
+        return Err(shape.into());
     };
     let id_ok = (15..=21).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_digit());
     let token_ok =
@@ -201,6 +207,9 @@ mod tests {
             format!("https://discord.com/api/webhooks/123456789012345678/{}", "a".repeat(300)),
             "javascript:alert(1)".into(),
             "https://discord.com/invite/abc".into(),
+            format!("HTTPS://DISCORD.COM/api/webhooks/123456789012345678/{TOKEN}"),
+            format!(" https://discord.com/api/webhooks/123456789012345678/{TOKEN}"),
+            format!("https://discord.com/api/webhooks/123456789012345678/{TOKEN}%2F"),
         ];
         for url in refused {
             assert!(parse_url(&url).is_err(), "{url}");

@@ -124,6 +124,7 @@ async fn a_followed_player_who_earns_badges_and_changes_names_is_noticed_and_eac
     assert_eq!(alerts["webhook"]["url"], format!("https://discord.com/api/webhooks/{HOOK_ID}/…"));
     assert!(!alerts.to_string().contains(TOKEN), "the token is never shown back");
     assert_eq!(titles(&discord).len(), 1, "one test message");
+    assert!(alerts["webhook"]["lastDeliveredAt"].as_str().is_some(), "the test message was a delivery: {alerts}");
 
     // Between two checks the player earns the three ELC badges and a new display name; Discord
     // first says slow down, then fails once: each alert still arrives, once.
@@ -168,11 +169,27 @@ async fn a_followed_player_who_earns_badges_and_changes_names_is_noticed_and_eac
     let followed = &follows["follows"][0];
     assert_eq!(followed["player"]["displayName"], "Alpha The Great");
     assert_eq!(followed["player"]["elcCount"], 3);
-    assert_eq!(followed["newEvents"].as_array().unwrap().len(), 5, "{followed}");
-    let res = b.post(server.url("/api/account/follows/seen")).send().await.unwrap();
+    let new_events = followed["newEvents"].as_array().unwrap().clone();
+    assert_eq!(new_events.len(), 5, "{followed}");
+    // Seen up to the second newest: the newest stays new (as one noticed after the page was read).
+    let mut ids: Vec<i64> = new_events.iter().map(|e| e["id"].as_i64().unwrap()).collect();
+    ids.sort_unstable();
+    for bad in [json!({}), json!({"upTo": -1}), json!({"upTo": "x"}), json!({"upTo": 1, "more": 1})] {
+        let res = b.post(server.url("/api/account/follows/seen")).json(&bad).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST, "{bad}");
+    }
+    let res = b.post(server.url("/api/account/follows/seen")).json(&json!({"upTo": ids[3]})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    let follows = get(&b, &server, "/api/account/follows").await;
+    let still_new: Vec<i64> =
+        follows["follows"][0]["newEvents"].as_array().unwrap().iter().map(|e| e["id"].as_i64().unwrap()).collect();
+    assert_eq!(still_new, [ids[4]]);
+    let res = b.post(server.url("/api/account/follows/seen")).json(&json!({"upTo": ids[4]})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::NO_CONTENT);
     let follows = get(&b, &server, "/api/account/follows").await;
     assert!(follows["follows"][0]["newEvents"].as_array().unwrap().is_empty());
+    let alerts = get(&b, &server, "/api/account/alerts").await;
+    assert!(alerts["webhook"]["lastDeliveredAt"].as_str().is_some(), "{alerts}");
 
     // Unfollow is one call; a second says so.
     assert_eq!(b.delete(server.url(&format!("/api/account/follows/{id}"))).send().await.unwrap().status(), 204);
@@ -235,9 +252,14 @@ async fn a_webhook_discord_keeps_refusing_is_marked_broken_and_left_alone() {
     let res =
         b.put(server.url("/api/account/alerts")).json(&json!({"url": webhook_url(), "kinds": ["name"]})).send().await;
     assert_eq!(res.unwrap().status(), StatusCode::OK);
-    discord.inner.lock().unwrap().webhook_answers.extend([404; 10]);
+    discord.inner.lock().unwrap().webhook_answers.extend([404; 2]);
+    // Four alerts at once (three badges and a name): the two refusals break the webhook and the
+    // rest of the batch is not sent.
+    let res = b.patch(server.url("/api/account/alerts")).json(&json!({"kinds": ["name", "elc_badge"]})).send().await;
+    assert_eq!(res.unwrap().status(), StatusCode::OK);
     roblox.set(|m| {
         m.display_names.insert("midcharlie".into(), "Charlie Renamed".into());
+        m.elc_owners.push("midcharlie".into());
     });
     until("the webhook marked broken", 30, || async {
         get(&b, &server, "/api/account/alerts").await["webhook"]["broken"] == true
@@ -248,10 +270,12 @@ async fn a_webhook_discord_keeps_refusing_is_marked_broken_and_left_alone() {
     let tried = discord.calls().iter().filter(|c| c.1.contains(HOOK_ID)).count();
     tokio::time::sleep(Duration::from_secs(6)).await;
     assert_eq!(discord.calls().iter().filter(|c| c.1.contains(HOOK_ID)).count(), tried, "not tried for ever");
-    assert_eq!(tried, 1 + 2, "the test message and two refusals");
+    assert_eq!(tried, 1 + 2, "the test message and two refusals, nothing after");
+    assert_eq!(titles(&discord).len(), 1, "only the test message arrived");
 
     // A test message Discord refuses is not saved.
     tokio::time::sleep(Duration::from_secs(10)).await;
+    discord.inner.lock().unwrap().webhook_answers.push_back(404);
     let res =
         b.put(server.url("/api/account/alerts")).json(&json!({"url": webhook_url(), "kinds": ["name"]})).send().await;
     let res = res.unwrap();

@@ -1,8 +1,9 @@
 // The fake Roblox (examples/fake_roblox.rs over tests/testsuite/common/fake_roblox.rs) and the site file the roblox suite
 // runs with. The fake makes players up from their names: `og*` joined 2009 and owns every ELC badge asked about,
-// `new*` joined 2025, `ghost*` does not exist; award dates need a cookie unless told otherwise; POST /_fake/modes
-// switches modes while it runs (`{"down": true}`: every endpoint answers 503). The suite reads every expected
-// figure from the server's own answers; only the names to ask for live here.
+// `new*` joined 2025, `ghost*` does not exist, `mid*` owns no ELC badge; award dates need a cookie unless told
+// otherwise; POST /_fake/modes switches modes while it runs (`{"down": true}`: every endpoint answers 503;
+// `{"elcOwners": ["lowercasename"]}`: that player owns every ELC badge from then on; also `displayNames`, `renamed`).
+// The suite reads every expected figure from the server's own answers; only the names to ask for live here.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,16 @@ export const FAKE = {
   cdn: 'https://tr.rbxcdn.com/**',
 };
 
+/**
+ * siteFile() replacements for the follows: followed players re-checked every 0.0005 h (about 2 s), and more calls a
+ * minute to the fake than Roblox takes (the budgets' background share would otherwise hold a re-check up to a minute).
+ */
+export const QUICK_RECHECKS = [
+  [/^recheck_hours = 6$/m, 'recheck_hours = 0.0005'],
+  [/^budgets_above_probed_limits = false$/m, 'budgets_above_probed_limits = true'],
+  [/^\[roblox\.budgets\]$/m, '[roblox.budgets]\n"users/v1/users/{id}" = 600\n"badges/v1/users/{id}/badges/awarded-dates" = 600'],
+];
+
 /** Switches the running fake's modes (a partial object, e.g. {down: true}). */
 export async function setFakeModes(baseUrl, modes) {
   const res = await fetch(`${baseUrl}/_fake/modes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(modes) });
@@ -42,14 +53,16 @@ export async function setFakeModes(baseUrl, modes) {
 
 /**
  * A copy of the bundled data/site.toml with the ELC and tracked badges filled in and the monitor polled every
- * `pollSecs` seconds; returns its path and a cleanup function.
+ * `pollSecs` seconds, and any `more` replacements ([RegExp, text] pairs, each of which must match); returns its path
+ * and a cleanup function.
  */
-export function siteFile(pollSecs) {
+export function siteFile(pollSecs, more = []) {
   let text = readFileSync(path.resolve(UI_DIR, '../data/site.toml'), 'utf8');
   for (const [from, to] of [
     [/^elc = \[\]$/m, `elc = [${ELC_IDS.join(', ')}]`],
     [/^tracked = \[\]$/m, `tracked = [${TRACKED_IDS.join(', ')}]`],
     [/^badge_monitor_secs = \d+$/m, `badge_monitor_secs = ${pollSecs}`],
+    ...more,
   ]) {
     if (!from.test(text)) throw new Error(`data/site.toml has no line matching ${from}: update e2e/roblox-fake.mjs`);
     text = text.replace(from, to);

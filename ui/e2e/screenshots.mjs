@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pngFromPixels } from './png.mjs';
 import { UI_DIR, createAdminKey, exampleBin, launchBrowser, settled, startProcess, startServer, trackRequests } from './harness.mjs';
 import { adminSessionCookies } from './admin-helpers.mjs';
-import { FAKE, siteFile } from './roblox-fake.mjs';
+import { FAKE, QUICK_RECHECKS, setFakeModes, siteFile } from './roblox-fake.mjs';
 import { stepNow, totp } from './totp.mjs';
 
 const OUT = path.resolve(process.env.SCREENSHOTS_DIR || path.join(UI_DIR, '../target/screenshots'));
@@ -39,12 +39,19 @@ function stripedPng(w, h, a, b) {
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
-  const site = siteFile(3600);
+  // Followed players are re-checked every few seconds, so a change the fake makes shows on /account within the run.
+  const site = siteFile(3600, QUICK_RECHECKS);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fanhub-shots-'));
   const roblox = await startProcess({ command: exampleBin('fake_roblox'), ready: FAKE.ready, what: 'fake Roblox' });
+  // The fake Discord takes the fan's webhook messages (the test message of a saved webhook, the alerts).
+  const discord = await startProcess({ command: exampleBin('fake_discord'), ready: /listening on (http:\/\/\S+)/, what: 'fake Discord' });
   const server = await startServer({
     args: ['--site', site.file],
-    env: { FANHUB_ROBLOX_API: FAKE.template(roblox.match[1]), FANHUB_ROBLOX_COOKIE: FAKE.cookie },
+    env: {
+      FANHUB_ROBLOX_API: FAKE.template(roblox.match[1]),
+      FANHUB_ROBLOX_COOKIE: FAKE.cookie,
+      FANHUB_DISCORD_API: `${discord.match[1]}/api/v10`,
+    },
     dataDir,
   });
   const browser = await launchBrowser();
@@ -86,11 +93,36 @@ async function main() {
       body: JSON.stringify({ code: totp(started.secret, stepNow()) }),
     });
     if (!confirmed.ok) throw new Error(`setting up AdminAlex's authenticator answered ${confirmed.status}`);
-    const { pages } = await api('/api/site');
+    const { pages, publicApiKey } = await api('/api/site');
     const routes = [...pages.map((p) => p.path), '/no-such-page'];
 
+    // A fan following three players (one of whom then earns every ELC badge: new on /account) with a Discord
+    // webhook saved (the fake took its test message).
+    await fetch(`${base}/api/auth/register`, { method: 'POST', headers: json(), body: JSON.stringify({ username: 'FanFinn13', password: STAFF_PASSWORD }) });
+    const fanCookies = await signIn('FanFinn13');
+    const asFan = (extra = {}) => json({ Cookie: cookieHeader(fanCookies), ...extra });
+    const RISING = 'MidRocket';
+    for (const name of [RISING, FAKE.veteran, FAKE.newgen]) {
+      const checked = await (await fetch(`${base}/api/newgen-check/${name}`, { headers: { 'X-API-Key': publicApiKey } })).json();
+      const followed = await fetch(`${base}/api/account/follows`, { method: 'POST', headers: asFan(), body: JSON.stringify({ userId: checked.userId }) });
+      if (!followed.ok) throw new Error(`following ${name} answered ${followed.status}`);
+    }
+    const hooked = await fetch(`${base}/api/account/alerts`, {
+      method: 'PUT',
+      headers: asFan(),
+      body: JSON.stringify({ url: 'https://discord.com/api/webhooks/123456789012345678/FanFinnWebhookToken_abcdefghijklmnopqrstuvwxyz', kinds: ['elc_badge', 'name'] }),
+    });
+    if (!hooked.ok) throw new Error(`saving the webhook answered ${hooked.status}: ${await hooked.text()}`);
+    await setFakeModes(roblox.match[1], { elcOwners: [RISING.toLowerCase()] });
+    for (let waited = 0; ; waited += 500) {
+      const list = await (await fetch(`${base}/api/account/follows`, { headers: asFan() })).json();
+      if (list.follows.some((f) => f.newEvents.some((e) => e.kind === 'elc_badge'))) break;
+      if (waited > 60_000) throw new Error(`${RISING}'s new badges were not noticed within a minute`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+
     /** A page at `width` in `theme`, the once-a-session fullscreen roll made, Roblox's CDN answered locally. */
-    async function open(width, theme, pathname, { cookies, fullscreen = false } = {}) {
+    async function open(width, theme, pathname, { cookies, fullscreen = false, setup } = {}) {
       const context = await browser.newContext({
         ...WIDTHS[width],
         baseURL: base,
@@ -105,6 +137,7 @@ async function main() {
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       trackRequests(page);
+      if (setup) await setup(page);
       await page.goto(pathname, { waitUntil: 'load' }).catch(() => {});
       await page.locator('main h1').first().waitFor({ state: 'visible' }).catch(() => {});
       await settled(page).catch(() => {});
@@ -140,6 +173,25 @@ async function main() {
         await page.getByRole('button', { name: 'Analyze Player' }).click();
         await page.getByTestId('newgen-result').waitFor({ state: 'visible' }).catch(() => {});
         await shot(page, 'state-newgen-result', width, theme);
+        await page.context().close();
+
+        // A result seen by a signed-in fan: Follow, and the player's history (its first 5 changes, then Show all).
+        page = await open(width, theme, `/newgen-detector?username=${FAKE.manyElc}`, { cookies: fanCookies });
+        await page.getByTestId('player-history').waitFor({ state: 'visible' }).catch(() => {});
+        await page.getByRole('button', { name: `Follow ${FAKE.manyElc}` }).waitFor({ state: 'visible' }).catch(() => {});
+        await settled(page).catch(() => {});
+        await shot(page, 'state-newgen-follow', width, theme);
+        await page.context().close();
+
+        // The fan's account page: the followed players (one with new changes) and the saved webhook. The "seen" call
+        // is answered here, so every picture shows the changes as new.
+        page = await open(width, theme, '/account', {
+          cookies: fanCookies,
+          setup: (p) => p.route('**/api/account/follows/seen', (route) => route.fulfill({ status: 204, body: '' })),
+        });
+        await page.getByTestId('new-events').first().waitFor({ state: 'visible' }).catch(() => {});
+        await page.getByTestId('saved-webhook').waitFor({ state: 'visible' }).catch(() => {});
+        await shot(page, 'state-account-follows', width, theme);
         await page.context().close();
 
         // The badge monitor over a year: a year of days written into the database before the page opens
@@ -270,6 +322,7 @@ async function main() {
     await browser.close().catch(() => {});
     await server.stop().catch(() => {});
     await roblox.stop().catch(() => {});
+    await discord.stop().catch(() => {});
     site.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -186,6 +186,9 @@ impl Default for Modes {
 pub struct FakeState {
     pub modes: Mutex<Modes>,
     calls: Mutex<HashMap<String, u64>>,
+    /// When each call arrived (ms since the Unix epoch), per endpoint: benchmarks count the calls
+    /// of each 60 s window.
+    times: Mutex<HashMap<String, Vec<u64>>>,
     cookies_seen: Mutex<HashMap<String, u64>>,
     keys_seen: Mutex<HashMap<String, u64>>,
     /// Per user id, the badge ids last asked about with `badgeIds` (what `badges=true` lists as ELC).
@@ -356,6 +359,8 @@ fn limit_of(modes: &Modes, endpoint: &str) -> Option<u32> {
 /// instead of the endpoint; Ok(the x-ratelimit-* headers the answer carries).
 async fn gate(state: &Shared, endpoint: &str, headers: &HeaderMap) -> Result<HeaderMap, Response> {
     *state.calls.lock().unwrap().entry(endpoint.to_string()).or_default() += 1;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    state.times.lock().unwrap().entry(endpoint.to_string()).or_default().push(now);
     if headers.get("cookie").and_then(|c| c.to_str().ok()).is_some_and(|c| c.contains(".ROBLOSECURITY=")) {
         *state.cookies_seen.lock().unwrap().entry(endpoint.to_string()).or_default() += 1;
     }
@@ -1109,7 +1114,8 @@ async fn calls(State(s): State<Shared>) -> Json<Value> {
     let calls = s.calls.lock().unwrap().clone();
     let cookies = s.cookies_seen.lock().unwrap().clone();
     let keys = s.keys_seen.lock().unwrap().clone();
-    Json(json!({"calls": calls, "withCookie": cookies, "withKey": keys}))
+    let times = s.times.lock().unwrap().clone();
+    Json(json!({"calls": calls, "withCookie": cookies, "withKey": keys, "times": times}))
 }
 
 async fn get_modes(State(s): State<Shared>) -> Json<Modes> {
@@ -1138,6 +1144,7 @@ async fn reset(State(s): State<Shared>) -> StatusCode {
     s.calls.lock().unwrap().clear();
     s.cookies_seen.lock().unwrap().clear();
     s.keys_seen.lock().unwrap().clear();
+    s.times.lock().unwrap().clear();
     s.windows.lock().unwrap().clear();
     StatusCode::NO_CONTENT
 }

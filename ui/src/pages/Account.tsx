@@ -1,6 +1,8 @@
 import { Link, useLocation } from 'wouter';
 import { LogIn, ShieldCheck, UserRound } from 'lucide-react';
 import { SecondFactorsCard } from '../components/account/SecondFactorsCard';
+import { AlertsCard } from '../components/follows/AlertsCard';
+import { FollowsCard } from '../components/follows/FollowsCard';
 import { Badge } from '../components/ui/Badge';
 import { SignOutButton } from '../components/auth/SignOutButton';
 import { buttonClass } from '../components/ui/Button';
@@ -11,7 +13,7 @@ import { useCurrentUser } from '../lib/auth';
 import { formatDate } from '../lib/format';
 import { useSite } from '../lib/site';
 
-/** /account: who you are, signing out, and (for admins and moderators) sign-in security. */
+/** /account: who you are, signing out, (for admins and moderators) sign-in security, the followed players and their Discord alerts. */
 export default function Account() {
   const { data: site } = useSite();
   const { data: user, isLoading } = useCurrentUser();
@@ -69,9 +71,10 @@ export default function Account() {
           </div>
         </div>
       </Card>
-      {staff ? (
-        <SecondFactorsCard siteName={site?.name ?? 'Site'} username={user.username} />
-      ) : (
+      {staff && <SecondFactorsCard siteName={site?.name ?? 'Site'} username={user.username} />}
+      <FollowsCard badgeWord={site?.classification?.elcName?.trim() || 'ELC'} />
+      <AlertsCard />
+      {!staff && (
         <p className="text-sm text-slate-400">
           Your favorite commands and ratings are kept with this account. Admins and moderators also protect their sign-in
           here with a second factor.

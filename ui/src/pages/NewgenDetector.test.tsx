@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import NewgenDetector from './NewgenDetector';
 import { renderWithClient, site } from '../test/helpers';
 import { lastToast, mockApi, type ApiRoutes } from '../components/admin/test-utils';
@@ -91,6 +91,34 @@ describe('/newgen-detector', () => {
     await screen.findByTestId('newgen-result');
     expect(screen.queryByTestId('display-name')).toBeNull();
     expect(screen.queryByTestId('verified')).toBeNull();
+  });
+
+  it("offers Follow (a sign-in link when signed out) and lists the player's history from the site", async () => {
+    const api = mockApi(
+      routes({
+        '/api/newgen-check/OldBuilder': newgenCheck(),
+        '/api/players/1234/history': {
+          userId: 1234,
+          events: [
+            { id: 2, userId: 1234, kind: 'username', before: 'OldName', after: 'OldBuilder', badgeId: null, awardedAt: null, baseline: false, noticedAt: '2026-11-22T12:00:00Z' },
+            { id: 1, userId: 1234, kind: 'first_seen', before: null, after: 'OldName', badgeId: null, awardedAt: null, baseline: false, noticedAt: '2026-11-20T12:00:00Z' },
+          ],
+        },
+      }),
+    );
+    renderWithClient(<NewgenDetector />);
+    await typeAndSubmit('OldBuilder');
+    const result = await screen.findByTestId('newgen-result');
+    expect(within(result).getByRole('link', { name: 'Sign in to follow' }).getAttribute('href')).toBe('/login');
+    expect(within(result).getByRole('button', { name: 'Share OldBuilder is a Veteran' })).toBeTruthy();
+    await within(result).findByRole('heading', { name: 'History' });
+    expect(within(result).getAllByTestId('history-event').map((li) => li.textContent)).toEqual([
+      'Renamed from OldName to OldBuilder (noticed Nov 22, 2026)',
+      'First seen here on Nov 20, 2026',
+    ]);
+    expect(within(result).queryByTestId('history-toggle')).toBeNull();
+    // Signed out, nothing is asked about follows.
+    expect(api.calls.some((c) => c.path.startsWith('/api/account/'))).toBe(false);
   });
 
   it('states plainly that award dates are unavailable, and why, when Roblox refused them', async () => {

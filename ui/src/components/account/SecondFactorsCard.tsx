@@ -3,7 +3,6 @@ import { AlertTriangle, KeyRound, LifeBuoy, ShieldCheck, Smartphone, Trash2 } fr
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { Skeleton } from '../ui/Skeleton';
 import { FormField } from '../auth/FormField';
 import { PasswordDialog } from './PasswordDialog';
 import { RecoveryCodesPanel } from './RecoveryCodesPanel';
@@ -20,6 +19,7 @@ import {
   type RemoveRequest,
 } from '../../lib/secondFactor';
 import { toast } from '../../lib/toast';
+import { LoadErrorCard, LoadingCard } from './CardStates';
 
 type Removal = { label: string; request: { method: 'totp' } | { method: 'passkey'; passkeyId: number } } | null;
 
@@ -37,19 +37,10 @@ export function SecondFactorsCard({ siteName, username }: { siteName: string; us
   const renew = useNewRecoveryCodes();
 
   if (isLoading) {
-    return (
-      <Card className="p-5 sm:p-6" aria-busy="true">
-        <Skeleton className="h-6 w-48" />
-        <Skeleton className="mt-4 h-20 w-full" />
-      </Card>
-    );
+    return <LoadingCard />;
   }
   if (isError || !status) {
-    return (
-      <Card className="p-5 sm:p-6" role="alert">
-        <p className="text-sm text-red-300">Your sign-in security could not be loaded. Reload the page to try again.</p>
-      </Card>
-    );
+    return <LoadErrorCard sentence="Your sign-in security could not be loaded." />;
   }
 
   function added(recoveryCodes: string[] | undefined, what: string, ended: number) {

@@ -13,6 +13,8 @@ import {
   type NewgenCheck,
   type VerdictFact,
 } from '../../lib/roblox';
+import { FollowButton } from '../follows/FollowButton';
+import { PlayerHistory } from '../follows/PlayerHistory';
 import { ShareButton } from '../share/ShareButton';
 import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
@@ -65,7 +67,12 @@ export function NewgenResult({ result, rules }: { result: NewgenCheck; rules?: C
         avatarUrl={result.avatarUrl}
         verified={result.hasVerifiedBadge}
         userId={result.userId}
-        actions={<ShareButton title={verdict.title} text={verdict.sentence} url={detectorPath(result.username)} />}
+        actions={
+          <div className="flex flex-wrap items-center gap-2 sm:max-w-sm sm:justify-end">
+            <FollowButton userId={result.userId} username={result.username} banned={result.isBanned} />
+            <ShareButton title={verdict.title} text={verdict.sentence} url={detectorPath(result.username)} />
+          </div>
+        }
       >
         {result.isBanned && (
           <div className="mt-2">
@@ -134,6 +141,8 @@ export function NewgenResult({ result, rules }: { result: NewgenCheck; rules?: C
           </ul>
         )}
       </section>
+
+      <PlayerHistory userId={result.userId} checkedAt={result.checkedAt} />
 
       <section aria-labelledby="key-heading" className="rounded-lg border border-slate-800 bg-slate-950/40 p-4 text-sm text-slate-300">
         <h3 id="key-heading" className="mb-2 font-semibold text-white">API key</h3>
