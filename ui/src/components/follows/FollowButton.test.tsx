@@ -136,7 +136,7 @@ describe("a player's history on the result", () => {
     after: `Badge ${id}`,
     badgeId: id,
     awardedAt: `2013-0${id}-10T08:00:00Z`,
-    baseline: true,
+    baseline: false,
     noticedAt: '2026-11-20T12:00:00Z',
     ...over,
   });
@@ -148,8 +148,9 @@ describe("a player's history on the result", () => {
     expect(container.textContent).toBe('');
   });
 
-  it('lists the first 5 changes newest first, and all of them with "Show all"', async () => {
-    const events = [ev(7), ev(6), ev(5), ev(4), ev(3), ev(2), ev(1, { kind: 'first_seen', after: 'MidFan', awardedAt: null, badgeId: null, baseline: false })];
+  it('lists the first 5 changes newest first, and all of them with "Show all"; badges owned when first seen are left to the badge list', async () => {
+    const owned = ev(8, { awardedAt: '2012-01-10T08:00:00Z', baseline: true });
+    const events = [ev(7), ev(6), ev(5), ev(4), ev(3), ev(2), owned, ev(1, { kind: 'first_seen', after: 'MidFan', awardedAt: null, badgeId: null })];
     mockApi({ '/api/players/1234/history': { userId: 1234, events } });
     renderWithClient(<PlayerHistory userId={1234} checkedAt="a" />);
     await screen.findByRole('heading', { name: 'History' });

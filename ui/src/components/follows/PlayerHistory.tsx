@@ -4,6 +4,11 @@ import { ArrowRightLeft, Award, PenLine, Sparkles } from 'lucide-react';
 import { Button } from '../ui/Button';
 import { describeEvent, usePlayerHistory, type PlayerEventKind } from '../../lib/follows';
 
+/** True for what the history lists: everything but the badges owned when the site first looked. */
+export function isChange(event: { kind: string; baseline: boolean }): boolean {
+  return !(event.kind === 'elc_badge' && event.baseline);
+}
+
 /** Changes listed before "Show all". */
 export const HISTORY_SHOWN = 5;
 
@@ -20,7 +25,9 @@ export function PlayerHistory({ userId, checkedAt }: { userId: number; checkedAt
   const { data } = usePlayerHistory(userId, checkedAt);
   const [all, setAll] = useState(false);
   const listId = useId();
-  const events = data?.events ?? [];
+  // Badges the player owned before the site first read their award dates are already listed
+  // under the result's early-player badges, with their dates: the history keeps what changed.
+  const events = (data?.events ?? []).filter(isChange);
   if (events.length === 0) return null;
   const shown = all ? events : events.slice(0, HISTORY_SHOWN);
 
