@@ -23,6 +23,8 @@ const HISTORY_LIMIT: usize = 100;
 const NEW_EVENTS_LIMIT: usize = 20;
 /// A webhook may be saved (and a test message sent) this often per account.
 const SAVE_PAUSE_MS: i64 = 10_000;
+/// The largest id the API takes (JSON's exact integers: 2^53 - 1).
+const MAX_ID: i64 = 9_007_199_254_740_991;
 /// The alert kinds a fan chooses from.
 pub const ALERT_KINDS: [&str; 3] = ["elc_badge", "classification", "name"];
 
@@ -162,7 +164,7 @@ pub(crate) async fn follow(
     Json(body): Json<FollowBody>,
 ) -> Result<Response, ApiError> {
     let user = sessions::require_user(&state.db, &headers).await?;
-    if body.user_id < 1 {
+    if !(1..=MAX_ID).contains(&body.user_id) {
         return Err(ApiError::field("userId", "A Roblox user id is a whole number from 1."));
     }
     let player_id = body.user_id as u64;
@@ -191,7 +193,7 @@ pub(crate) async fn follow(
 
 /// Stops following a player.
 #[utoipa::path(delete, path = "/api/account/follows/{userId}", tag = "follows", operation_id = "unfollowPlayer", security(("session" = [])),
-    params(("userId" = u64, Path, minimum = 1, description = "The player's Roblox user id")),
+    params(("userId" = u64, Path, minimum = 1, maximum = 9007199254740991_u64, description = "The player's Roblox user id")),
     responses((status = 204, description = "No longer followed"), (status = 400, description = "Not a user id", body = crate::error::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::error::ErrorBody), (status = 404, description = "Not followed", body = crate::error::ErrorBody)))]
 pub(crate) async fn unfollow(
@@ -200,7 +202,7 @@ pub(crate) async fn unfollow(
     Path(user_id): Path<u64>,
 ) -> Result<StatusCode, ApiError> {
     let user = sessions::require_user(&state.db, &headers).await?;
-    if user_id == 0 {
+    if user_id == 0 || user_id > MAX_ID as u64 {
         return Err(ApiError::bad_request("A Roblox user id is a whole number from 1."));
     }
     if state.db.write(move |tx| store::unfollow(tx, user.id, user_id)).await? {
@@ -230,7 +232,7 @@ pub(crate) async fn mark_seen(
     Json(body): Json<MarkSeen>,
 ) -> Result<StatusCode, ApiError> {
     let user = sessions::require_user(&state.db, &headers).await?;
-    if body.up_to < 0 {
+    if !(0..=MAX_ID).contains(&body.up_to) {
         return Err(ApiError::field("upTo", "An event id is a whole number from 0."));
     }
     state.db.write(move |tx| store::mark_seen(tx, user.id, body.up_to)).await?;
@@ -249,14 +251,14 @@ pub struct PlayerHistory {
 /// What the site noticed about a player over time: first seen, name changes, each ELC badge
 /// with its award date, classification changes. Public (Roblox's public facts).
 #[utoipa::path(get, path = "/api/players/{userId}/history", tag = "follows", operation_id = "getPlayerHistory",
-    params(("userId" = u64, Path, minimum = 1, description = "The player's Roblox user id")),
+    params(("userId" = u64, Path, minimum = 1, maximum = 9007199254740991_u64, description = "The player's Roblox user id")),
     responses((status = 200, description = "The player's history (empty when the site never checked them)", body = PlayerHistory),
         (status = 400, description = "Not a user id (a whole number from 1)", body = crate::error::ErrorBody)))]
 pub(crate) async fn history(
     State(state): State<FollowsState>,
     Path(user_id): Path<u64>,
 ) -> Result<JsonOut<PlayerHistory>, ApiError> {
-    if user_id == 0 {
+    if user_id == 0 || user_id > MAX_ID as u64 {
         return Err(ApiError::bad_request("A Roblox user id is a whole number from 1."));
     }
     let events = state.db.read(move |c| crate::roblox::store::player_events(c, user_id, HISTORY_LIMIT)).await?;
