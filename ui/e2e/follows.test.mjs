@@ -13,7 +13,7 @@
 // Roblox would (the budgets' background share would otherwise hold a re-check up to a minute).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSuite, VIEWPORT_NAMES, exampleBin, eventually, gotoApp, hasAttr, hasCount, visible } from './harness.mjs';
+import { atPath, useSuite, VIEWPORT_NAMES, exampleBin, eventually, gotoApp, hasAttr, hasCount, visible } from './harness.mjs';
 import { assertNoHorizontalOverflow, expectToast, failedLoad, registerUser } from './admin-helpers.mjs';
 import { axeViolations, assertClean } from './axe.mjs';
 import { FAKE, QUICK_RECHECKS, setFakeModes, siteFile } from './roblox-fake.mjs';
@@ -120,6 +120,24 @@ describe('following players and Discord alerts', () => {
     const res = await fetch(`${env.services.discord.url}/_fake/webhooks`);
     return res.json();
   }
+
+  it('signed out: "Sign in to follow" signs in and comes back to the result, ready to follow (phone)', async () => {
+    const fan = 'fan_return_phone';
+    const player = 'MidReturnPhone';
+    await registerUser(env, fan, PASSWORD);
+    const page = await env.open('phone', null, { setup: (_, context) => context.route(FAKE.cdn, (route) => route.fulfill({ status: 404, body: '' })) });
+    await gotoApp(page, `/newgen-detector?username=${player}`);
+    const result = page.getByTestId('newgen-result');
+    await visible(result);
+    await result.getByRole('link', { name: 'Sign in to follow', exact: true }).click();
+    await atPath(page, '/login');
+    await page.getByLabel('Username').fill(fan);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await atPath(page, '/newgen-detector');
+    assert.equal(new URL(page.url()).searchParams.get('username'), player);
+    await visible(page.getByTestId('newgen-result').getByRole('button', { name: `Follow ${player}`, exact: true }));
+  });
 
   for (const vp of VIEWPORT_NAMES) {
     const tag = vp === 'desktop' ? 'Desk' : 'Phone';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api';
 import {
+  afterSignIn,
+  signInHref,
   MSG_CONFIRM,
   MSG_PASSWORD,
   MSG_USERNAME,
@@ -57,5 +59,16 @@ describe('server errors', () => {
     expect(loginFailureText(new TypeError('Failed to fetch'))).toBe('Invalid email or password');
     expect(registerFailureText(err(409, { error: 'That username is taken' }))).toBe('That username is taken');
     expect(registerFailureText(new ApiError(500, 'Internal', ''))).toBe('Failed to create account');
+  });
+});
+
+describe('where signing in leads', () => {
+  it('back to a path of this site, else home', () => {
+    expect(afterSignIn('/newgen-detector?username=MidFan')).toBe('/newgen-detector?username=MidFan');
+    expect(afterSignIn(signInHref('/x').slice('/login?next='.length))).toBe('/');
+    expect(new URLSearchParams(signInHref('/newgen-detector?username=A_1').split('?')[1]).get('next')).toBe('/newgen-detector?username=A_1');
+    for (const hostile of [null, '', 'https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)', '/x\nSet-Cookie', '/' + 'a'.repeat(600)]) {
+      expect(afterSignIn(hostile)).toBe('/');
+    }
   });
 });

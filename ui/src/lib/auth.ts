@@ -25,6 +25,21 @@ export interface RegisterValues extends Credentials {
 
 export type FieldErrors = Partial<Record<'username' | 'password' | 'confirmPassword', string>>;
 
+/**
+ * Where to go after signing in: `next` of /login's address when it is a path of this site ("/..." but not "//..." or
+ * "/\\...", which browsers read as another host), else home.
+ */
+export function afterSignIn(next: string | null | undefined): string {
+  if (!next || next.length > 512 || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(next) ? '/' : next;
+}
+
+/** /login's address that comes back to `path` once signed in. */
+export function signInHref(path: string): string {
+  return `/login?next=${encodeURIComponent(path)}`;
+}
+
 export function validateUsername(username: string): string | undefined {
   return username.trim().length < USERNAME_MIN ? MSG_USERNAME : undefined;
 }

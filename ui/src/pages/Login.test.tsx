@@ -50,6 +50,33 @@ describe('Login screen', () => {
     expect(window.location.pathname).toBe('/');
   });
 
+  it('comes back to where "Sign in to follow" was, and never to another site', async () => {
+    for (const [next, path, search] of [
+      ['%2Fnewgen-detector%3Fusername%3DMidFan', '/newgen-detector', '?username=MidFan'],
+      ['%2F%2Fevil.example', '/', ''],
+    ]) {
+      window.history.replaceState(null, '', `/login?next=${next}`);
+      let signedIn = false;
+      mockApi({
+        '/api/site': site,
+        '/api/auth/user': () => (signedIn ? { status: 200, body: user } : { status: 401, body: { error: 'Unauthorized' } }),
+        'POST /api/auth/login': () => {
+          signedIn = true;
+          return { status: 200, body: { success: true, user } };
+        },
+      });
+      renderWithClient(<Login />);
+      await screen.findByText('Sign in to access your admin dashboard');
+      type('Username', 'alice');
+      type('Password', 'secret1');
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+      await waitFor(() => expect(window.location.pathname).toBe(path));
+      expect(window.location.search).toBe(search);
+      cleanup();
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('shows the login failure toast with the server error', async () => {
     mockApi({ ...signedOut, 'POST /api/auth/login': { status: 401, body: { error: 'Invalid username or password' } } });
     renderWithClient(<Login />);

@@ -109,7 +109,8 @@ describe('/newgen-detector', () => {
     renderWithClient(<NewgenDetector />);
     await typeAndSubmit('OldBuilder');
     const result = await screen.findByTestId('newgen-result');
-    expect(within(result).getByRole('link', { name: 'Sign in to follow' }).getAttribute('href')).toBe('/login');
+    // Signing in comes back to this result.
+    expect(within(result).getByRole('link', { name: 'Sign in to follow' }).getAttribute('href')).toBe('/login?next=%2Fnewgen-detector%3Fusername%3DOldBuilder');
     expect(within(result).getByRole('button', { name: 'Share OldBuilder is a Veteran' })).toBeTruthy();
     await within(result).findByRole('heading', { name: 'History' });
     expect(within(result).getAllByTestId('history-event').map((li) => li.textContent)).toEqual([

@@ -4,18 +4,7 @@ import { useLocation } from 'wouter';
 import { LogIn, UserPlus } from 'lucide-react';
 import { Button } from '../ui/Button';
 import { FormCard } from '../ui/FormCard';
-import {
-  CURRENT_USER_KEY,
-  hasErrors,
-  loginFailureText,
-  registerFailureText,
-  serverFieldErrors,
-  useLogin,
-  useRegister,
-  validateLogin,
-  validateRegister,
-  type FieldErrors,
-} from '../../lib/auth';
+import { afterSignIn, CURRENT_USER_KEY, hasErrors, loginFailureText, registerFailureText, serverFieldErrors, type FieldErrors, useLogin, useRegister, validateLogin, validateRegister } from '../../lib/auth';
 import { needsSecondFactor, type SecondFactorNeeded } from '../../lib/secondFactor';
 import { toast } from '../../lib/toast';
 import { FormField } from './FormField';
@@ -103,7 +92,7 @@ export function AuthForm({ siteName, initialMode = 'signin' }: { siteName?: stri
   function signedIn() {
     toast({ title: 'Welcome back!', description: 'You have successfully logged in.' });
     qc.invalidateQueries({ queryKey: CURRENT_USER_KEY });
-    navigate('/');
+    navigate(afterSignIn(new URLSearchParams(window.location.search).get('next')));
   }
 
   if (secondStep) {

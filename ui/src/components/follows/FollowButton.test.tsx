@@ -51,7 +51,7 @@ describe('Follow on a newgen result', () => {
     const api = mockApi({});
     renderWithClient(<FollowButton userId={1234} username="MidFan" />);
     const link = await screen.findByRole('link', { name: 'Sign in to follow' });
-    expect(link.getAttribute('href')).toBe('/login');
+    expect(link.getAttribute('href')).toBe('/login?next=%2Fnewgen-detector%3Fusername%3DMidFan');
     expect(api.calls).toHaveLength(0);
   });
 

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 // Icons of this page's own (shared ones would add a chunk to the list every page's loader carries).
 import { UserRoundCheck, UserRoundPlus } from 'lucide-react';
 import { Button, buttonClass } from '../ui/Button';
-import { useCurrentUser } from '../../lib/auth';
+import { signInHref, useCurrentUser } from '../../lib/auth';
 import { followErrorText, useFollow, useFollows, useUnfollow } from '../../lib/follows';
 import { toast } from '../../lib/toast';
 
@@ -41,7 +41,7 @@ export function FollowButton({ userId, username, banned = false }: { userId: num
   }
   if (!signedIn) {
     return (
-      <Link href="/login" className={buttonClass('outline', 'sm')} data-testid="follow-sign-in">
+      <Link href={signInHref(`/newgen-detector?username=${encodeURIComponent(username)}`)} className={buttonClass('outline', 'sm')} data-testid="follow-sign-in">
         <UserRoundPlus className="h-4 w-4" aria-hidden="true" /> Sign in to follow
       </Link>
     );
