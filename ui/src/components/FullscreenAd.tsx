@@ -109,7 +109,7 @@ export function FullscreenAd({ open, onOpenChange }: FullscreenAdProps) {
             rel="noopener noreferrer sponsored"
             data-testid="fullscreen-ad-cta"
             data-advertisers-words={advertisersWords ? 'true' : undefined}
-            className="mt-5 inline-flex min-h-11 max-w-full items-center gap-2 rounded-lg bg-violet-600 px-5 py-2 font-semibold text-white hover:bg-violet-500"
+            className="mt-5 inline-flex min-h-11 max-w-full items-center gap-2 rounded-lg bg-violet-600 px-5 py-2 font-semibold text-white hover:bg-violet-700"
           >
             <span className="min-w-0 whitespace-pre-line break-words">{callToAction}</span>
             <ExternalLink size={16} aria-hidden="true" className="shrink-0" />

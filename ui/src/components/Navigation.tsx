@@ -235,7 +235,7 @@ export function Navigation({ onOpenPrivacy, onOpenShortcuts, menuOpen, onMenuOpe
                 <span className="hidden 2xl:inline">Community Chat</span>
                 <span className="sr-only 2xl:hidden">Community Chat</span>
               </a>
-              <a href={site.links.game} {...EXTERNAL} className={cn(linkBase, 'bg-violet-600 text-white hover:bg-violet-500')}>
+              <a href={site.links.game} {...EXTERNAL} className={cn(linkBase, 'bg-violet-600 text-white hover:bg-violet-700')}>
                 <Gamepad2 size={16} aria-hidden="true" />
                 <span className="max-lg:sr-only">Play Game</span>
                 <ExternalLink size={12} aria-hidden="true" className="max-lg:hidden" />

@@ -45,7 +45,7 @@ export function ShortcutsButton({ onClick }: { onClick: () => void }) {
       title="Keyboard shortcuts"
       onClick={onClick}
       data-testid="shortcuts-button"
-      className="pointer-events-auto mr-4 mb-2 inline-flex h-12 w-12 cursor-pointer items-center justify-center self-end rounded-full bg-violet-600 text-white shadow-lg shadow-violet-950/50 transition-colors hover:bg-violet-500 max-sm:hidden max-lg:pointer-coarse:hidden max-lg:[@media(hover:none)]:hidden"
+      className="pointer-events-auto mr-4 mb-2 inline-flex h-12 w-12 cursor-pointer items-center justify-center self-end rounded-full bg-violet-600 text-white shadow-lg shadow-violet-950/50 transition-colors hover:bg-violet-700 max-sm:hidden max-lg:pointer-coarse:hidden max-lg:[@media(hover:none)]:hidden"
     >
       <Keyboard size={22} aria-hidden="true" />
     </button>

@@ -11,10 +11,10 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
 };
 
 const VARIANTS: Record<ButtonVariant, string> = {
-  default: 'bg-violet-600 text-white hover:bg-violet-500',
+  default: 'bg-violet-600 text-white hover:bg-violet-700',
   outline: 'border border-slate-700 bg-transparent text-slate-100 hover:bg-slate-800',
   ghost: 'bg-transparent text-slate-200 hover:bg-slate-800',
-  destructive: 'bg-red-600 text-white hover:bg-red-500',
+  destructive: 'bg-red-600 text-white hover:bg-red-700',
 };
 
 const SIZES: Record<ButtonSize, string> = {
