@@ -411,9 +411,12 @@ describe('advertising', () => {
       const aside = page.getByRole('complementary', { name: 'Sponsored' });
       await visible(aside);
       await visible(aside.getByText('SPONSORED', { exact: true }));
-      assert.equal(await backgroundHex(aside), banner.backgroundColor.toLowerCase());
-      assert.equal(await cssColorToHex(page, await aside.evaluate((el) => getComputedStyle(el).color)), banner.textColor.toLowerCase());
-      assert.equal(await cssColorToHex(page, await aside.evaluate((el) => getComputedStyle(el).borderTopColor)), banner.borderColor.toLowerCase());
+      // The banner may first show the site's default colours until the ad's arrive (seen once on a loaded CI run).
+      await eventually(async () => {
+        assert.equal(await backgroundHex(aside), banner.backgroundColor.toLowerCase());
+        assert.equal(await cssColorToHex(page, await aside.evaluate((el) => getComputedStyle(el).color)), banner.textColor.toLowerCase());
+        assert.equal(await cssColorToHex(page, await aside.evaluate((el) => getComputedStyle(el).borderTopColor)), banner.borderColor.toLowerCase());
+      });
       const img = aside.locator('img').first();
       assert.equal(await img.getAttribute('src'), advertisement.imagePath);
       await eventually(async () => assert.ok((await img.evaluate((el) => el.naturalWidth)) > 0, 'the ad image loads'));
