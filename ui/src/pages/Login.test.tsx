@@ -7,6 +7,19 @@ import { lastToast, mockApi } from '../components/admin/test-utils';
 const user = { id: 5, username: 'alice', email: null, robloxId: null, role: 'user', isActive: true, createdAt: '2026-01-01T00:00:00Z', lastLogin: null };
 const signedOut = { '/api/site': site, '/api/auth/user': { status: 401, body: { error: 'Unauthorized' } } };
 
+/** The server of a visitor who signs in as `user`: signed out until the login call. */
+function signingInApi() {
+  let signedIn = false;
+  return mockApi({
+    '/api/site': site,
+    '/api/auth/user': () => (signedIn ? { status: 200, body: user } : { status: 401, body: { error: 'Unauthorized' } }),
+    'POST /api/auth/login': () => {
+      signedIn = true;
+      return { status: 200, body: { success: true, user } };
+    },
+  });
+}
+
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 const type = (label: string, value: string) => fireEvent.input(field(label), { target: { value } });
 
@@ -31,15 +44,7 @@ describe('Login screen', () => {
   });
 
   it('signs in, invalidates the current user and goes home', async () => {
-    let signedIn = false;
-    const api = mockApi({
-      '/api/site': site,
-      '/api/auth/user': () => (signedIn ? { status: 200, body: user } : { status: 401, body: { error: 'Unauthorized' } }),
-      'POST /api/auth/login': () => {
-        signedIn = true;
-        return { status: 200, body: { success: true, user } };
-      },
-    });
+    const api = signingInApi();
     renderWithClient(<Login />);
     await screen.findByText('Sign in to access your admin dashboard');
     type('Username', 'alice');
@@ -56,15 +61,7 @@ describe('Login screen', () => {
       ['%2F%2Fevil.example', '/', ''],
     ]) {
       window.history.replaceState(null, '', `/login?next=${next}`);
-      let signedIn = false;
-      mockApi({
-        '/api/site': site,
-        '/api/auth/user': () => (signedIn ? { status: 200, body: user } : { status: 401, body: { error: 'Unauthorized' } }),
-        'POST /api/auth/login': () => {
-          signedIn = true;
-          return { status: 200, body: { success: true, user } };
-        },
-      });
+      signingInApi();
       renderWithClient(<Login />);
       await screen.findByText('Sign in to access your admin dashboard');
       type('Username', 'alice');
