@@ -224,6 +224,29 @@ impl PerIp {
     }
 }
 
+/// At most one of a thing per `period` for one account (a test message sent to Discord): counted
+/// when it is tried, before any work, so refused and concurrent tries are limited as well as
+/// successful ones.
+pub struct PerAccount {
+    limiter: Arc<DefaultKeyedRateLimiter<i64>>,
+    refusal: String,
+}
+
+impl PerAccount {
+    pub fn every(period: Duration, refusal: &str) -> Self {
+        let quota = Quota::with_period(period.max(Duration::from_millis(1))).expect("a non-zero period");
+        Self { limiter: swept(RateLimiter::keyed(quota)), refusal: refusal.to_string() }
+    }
+
+    /// Counts one try of `account`, or refuses it (429) without counting.
+    pub fn check(&self, account: i64) -> Result<(), ApiError> {
+        self.limiter.check_key(&account).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            ApiError::too_many_requests(wait.as_secs() + 1).with_message(self.refusal.clone())
+        })
+    }
+}
+
 /// At most `n` failures of one kind a minute from one address (wrong admin keys):
 /// once they are spent, the address is refused with a 429 before its next attempt is even
 /// looked at, until its minute is over. Successes cost nothing, so a script with the right key
@@ -231,7 +254,14 @@ impl PerIp {
 pub struct FailureLimit {
     per_minute: u32,
     refusal: String,
-    windows: Mutex<HashMap<RateKey, (u32, Instant)>>,
+    windows: Mutex<HashMap<RateKey, FailureWindow>>,
+}
+
+/// One address's minute: the failures counted and the guesses being checked.
+struct FailureWindow {
+    count: u32,
+    pending: u32,
+    start: Instant,
 }
 
 /// Addresses a [`FailureLimit`] tracks at once; a new one past this pushes out the oldest window.
@@ -251,39 +281,97 @@ impl FailureLimit {
     /// Refuses `key` while its failures of this minute are spent.
     pub fn check(&self, key: RateKey) -> Result<(), ApiError> {
         let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((count, start)) = windows.get(&key)
-            && *count >= self.per_minute
-        {
-            let elapsed = start.elapsed();
-            if elapsed < FAILURE_WINDOW {
-                return Err(ApiError::too_many_requests((FAILURE_WINDOW - elapsed).as_secs() + 1)
-                    .with_message(self.refusal.clone()));
-            }
+        match windows.get(&key) {
+            Some(window) => self.refusal_of(window),
+            None => Ok(()),
+        }
+    }
+
+    fn refusal_of(&self, window: &FailureWindow) -> Result<(), ApiError> {
+        let elapsed = window.start.elapsed();
+        if elapsed < FAILURE_WINDOW && window.count + window.pending >= self.per_minute {
+            return Err(ApiError::too_many_requests((FAILURE_WINDOW - elapsed).as_secs() + 1)
+                .with_message(self.refusal.clone()));
         }
         Ok(())
     }
 
-    /// Counts one failure of `key`.
-    pub fn failed(&self, key: RateKey) {
+    /// Takes a place in `key`'s count before the guess is checked, so guesses sent at once are
+    /// refused as soon as those already being checked could spend the minute's failures: at most
+    /// `per_minute` of them are ever looked at. The place is given back when the attempt is
+    /// settled as a success or dropped, and kept as a failure by [`AddressAttempt::failed`].
+    pub fn begin(self: &Arc<Self>, key: RateKey) -> Result<AddressAttempt, ApiError> {
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         if !windows.contains_key(&key)
             && windows.len() >= MAX_FAILING_ADDRESSES
-            && let Some(oldest) = windows.iter().min_by_key(|(_, (_, start))| *start).map(|(k, _)| *k)
+            && let Some(oldest) =
+                windows.iter().filter(|(_, w)| w.pending == 0).min_by_key(|(_, w)| w.start).map(|(k, _)| *k)
         {
             windows.remove(&oldest);
         }
         let now = Instant::now();
-        let window = windows.entry(key).or_insert((0, now));
-        if now.duration_since(window.1) >= FAILURE_WINDOW {
-            *window = (0, now);
+        let window = windows.entry(key).or_insert(FailureWindow { count: 0, pending: 0, start: now });
+        if now.duration_since(window.start) >= FAILURE_WINDOW {
+            window.count = 0;
+            window.start = now;
         }
-        window.0 += 1;
+        self.refusal_of(window)?;
+        window.pending += 1;
+        Ok(AddressAttempt { limit: self.clone(), key, settled: false })
+    }
+
+    /// Counts one failure of `key` (for a guess that took no place with [`FailureLimit::begin`]).
+    pub fn failed(self: &Arc<Self>, key: RateKey) {
+        if let Ok(attempt) = self.begin(key) {
+            attempt.failed();
+        }
+    }
+
+    fn settle(&self, key: RateKey, failed: bool) {
+        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(window) = windows.get_mut(&key) {
+            window.pending = window.pending.saturating_sub(1);
+            if failed {
+                window.count += 1;
+            } else if window.count == 0 && window.pending == 0 {
+                // An address that never failed is not kept: the map holds guessers, not callers.
+                windows.remove(&key);
+            }
+        }
+    }
+}
+
+/// A guess against a [`FailureLimit`] whose check is running: it holds a place in its address's
+/// count until it is settled (a failure keeps it) or dropped (given back).
+#[must_use = "settle the attempt: dropping it gives its place back"]
+pub struct AddressAttempt {
+    limit: Arc<FailureLimit>,
+    key: RateKey,
+    settled: bool,
+}
+
+impl AddressAttempt {
+    /// The guess was wrong: its place stays counted for the rest of the minute.
+    pub fn failed(mut self) {
+        self.settled = true;
+        self.limit.settle(self.key, true);
+    }
+}
+
+impl Drop for AddressAttempt {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.limit.settle(self.key, false);
+        }
     }
 }
 
 impl ForgetIdle for FailureLimit {
     fn forget_idle(&self) {
-        self.windows.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, (_, start)| start.elapsed() < FAILURE_WINDOW);
+        self.windows
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, w| w.pending > 0 || w.start.elapsed() < FAILURE_WINDOW);
     }
 }
 
@@ -295,11 +383,13 @@ pub const MAX_TRACKED_USERNAMES: usize = 10_000;
 
 struct Failures {
     count: u32,
+    /// Attempts whose check is running: each holds a place in the count until it is settled.
+    pending: u32,
     last: Instant,
 }
 
-/// A username as the throttle keeps it: a fixed-size digest of its lowercase form, so a long
-/// name sent as the username costs 16 bytes, not its length.
+/// A name or a device as the throttle keeps it: a fixed-size digest of its lowercase form, so a
+/// long name sent as the username costs 16 bytes, not its length.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct UsernameKey([u8; 16]);
 
@@ -315,6 +405,11 @@ impl UsernameKey {
 
 /// Per-username failed-login tracking: after 5 failures each further attempt must wait
 /// 2^(n-5) seconds (at most 15 minutes) after the last failure.
+///
+/// An attempt takes its place in the count before its password or code is checked
+/// ([`LoginThrottle::begin`]) and settles it after: guesses sent all at once are refused as soon
+/// as those already being checked could reach the free failures, so at most 5 are ever checked
+/// before the wait begins, and past them one at a time.
 pub struct LoginThrottle {
     failures: Mutex<HashMap<UsernameKey, Failures>>,
 }
@@ -327,10 +422,7 @@ impl LoginThrottle {
 
     pub fn check(&self, username: &str) -> Result<(), ApiError> {
         match self.held_back(username) {
-            Some((_, retry_after)) => {
-                Err(ApiError::too_many_requests(retry_after)
-                    .with_message("Too many failed sign-ins for this username."))
-            }
+            Some((_, retry_after)) => Err(refused(retry_after)),
             None => Ok(()),
         }
     }
@@ -338,28 +430,67 @@ impl LoginThrottle {
     /// `(failures, seconds until the next try)` while `username` is held back, else None.
     pub fn held_back(&self, username: &str) -> Option<(u32, u64)> {
         let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let f = map.get(&UsernameKey::of(username)).filter(|f| f.count >= FREE_FAILURES)?;
-        let wait = Duration::from_secs(1u64 << (f.count - FREE_FAILURES).min(10)).min(MAX_WAIT);
-        let elapsed = f.last.elapsed();
-        (elapsed < wait).then(|| (f.count, (wait - elapsed).as_secs() + 1))
+        map.get(&UsernameKey::of(username)).and_then(Failures::held_back)
     }
 
-    pub fn failed(&self, username: &str) {
+    /// Takes a place in `username`'s count before its guess is checked; refused (429) while the
+    /// name is held back, or when the guesses already being checked could spend its free failures.
+    pub fn begin(self: &Arc<Self>, username: &str) -> Result<NameAttempt, ApiError> {
         let key = UsernameKey::of(username);
         let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
         if !map.contains_key(&key)
             && map.len() >= MAX_TRACKED_USERNAMES
-            && let Some(oldest) = map.iter().min_by_key(|(_, f)| f.last).map(|(k, _)| *k)
+            && let Some(oldest) =
+                map.iter().filter(|(_, f)| f.pending == 0).min_by_key(|(_, f)| f.last).map(|(k, _)| *k)
         {
             map.remove(&oldest);
         }
-        let entry = map.entry(key).or_insert(Failures { count: 0, last: Instant::now() });
+        let entry = map.entry(key).or_insert(Failures { count: 0, pending: 0, last: Instant::now() });
+        if let Some((_, retry_after)) = entry.held_back() {
+            return Err(refused(retry_after));
+        }
+        entry.pending += 1;
+        Ok(NameAttempt { throttle: self.clone(), key, settled: false })
+    }
+
+    /// Counts a failure of a guess that took no place with [`LoginThrottle::begin`].
+    pub fn failed(self: &Arc<Self>, username: &str) {
+        let key = UsernameKey::of(username);
+        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if !map.contains_key(&key)
+            && map.len() >= MAX_TRACKED_USERNAMES
+            && let Some(oldest) =
+                map.iter().filter(|(_, f)| f.pending == 0).min_by_key(|(_, f)| f.last).map(|(k, _)| *k)
+        {
+            map.remove(&oldest);
+        }
+        let entry = map.entry(key).or_insert(Failures { count: 0, pending: 0, last: Instant::now() });
         entry.count += 1;
         entry.last = Instant::now();
     }
 
     pub fn succeeded(&self, username: &str) {
-        self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(&UsernameKey::of(username));
+        let key = UsernameKey::of(username);
+        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(entry) = map.get_mut(&key) {
+            entry.count = 0;
+            if entry.pending == 0 {
+                map.remove(&key);
+            }
+        }
+    }
+
+    fn settle(&self, key: UsernameKey, failed: bool) {
+        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(entry) = map.get_mut(&key) {
+            entry.pending = entry.pending.saturating_sub(1);
+            if failed {
+                entry.count += 1;
+                entry.last = Instant::now();
+            } else if entry.count == 0 && entry.pending == 0 {
+                map.remove(&key);
+            }
+        }
     }
 
     #[cfg(test)]
@@ -368,9 +499,76 @@ impl LoginThrottle {
     }
 }
 
+impl Failures {
+    /// Held back while the wait after the last failure runs, and while the attempts being checked
+    /// could, if all of them failed, bring the count to the free failures or past them.
+    fn held_back(&self) -> Option<(u32, u64)> {
+        let reserved = self.count + self.pending;
+        if reserved < FREE_FAILURES {
+            return None;
+        }
+        if self.pending > 0 {
+            // The answer of an attempt being checked decides what comes next: wait for it.
+            return Some((self.count, 1));
+        }
+        let wait = Duration::from_secs(1u64 << (self.count - FREE_FAILURES).min(10)).min(MAX_WAIT);
+        let elapsed = self.last.elapsed();
+        (elapsed < wait).then(|| (self.count, (wait - elapsed).as_secs() + 1))
+    }
+}
+
+fn refused(retry_after: u64) -> ApiError {
+    ApiError::too_many_requests(retry_after).with_message("Too many failed sign-ins for this username.")
+}
+
+/// A password or code attempt whose check is running: it holds a place in its name's (or its
+/// device's) count until it is settled: a failure keeps it, a success clears the name's failures,
+/// and dropping it (an answer that checked nothing, or an error) gives it back.
+#[must_use = "settle the attempt: dropping it gives its place back"]
+pub struct NameAttempt {
+    throttle: Arc<LoginThrottle>,
+    key: UsernameKey,
+    settled: bool,
+}
+
+impl NameAttempt {
+    /// Whether this attempt holds its place in `throttle` (a device's, or the names').
+    pub fn is_against(&self, throttle: &Arc<LoginThrottle>) -> bool {
+        Arc::ptr_eq(&self.throttle, throttle)
+    }
+
+    pub fn failed(mut self) {
+        self.settled = true;
+        self.throttle.settle(self.key, true);
+    }
+
+    pub fn succeeded(mut self) {
+        self.settled = true;
+        let mut map = self.throttle.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(entry) = map.get_mut(&self.key) {
+            entry.pending = entry.pending.saturating_sub(1);
+            entry.count = 0;
+            if entry.pending == 0 {
+                map.remove(&self.key);
+            }
+        }
+    }
+}
+
+impl Drop for NameAttempt {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.throttle.settle(self.key, false);
+        }
+    }
+}
+
 impl ForgetIdle for LoginThrottle {
     fn forget_idle(&self) {
-        self.failures.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, f| f.last.elapsed() < FORGET_AFTER);
+        self.failures
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, f| f.pending > 0 || f.last.elapsed() < FORGET_AFTER);
     }
 }
 
@@ -501,7 +699,7 @@ mod tests {
         assert!((1..=61).contains(&e.retry_after_secs.unwrap()));
         limit.check(b).unwrap();
         // A window that is over starts again.
-        limit.windows.lock().unwrap().get_mut(&a).unwrap().1 -= FAILURE_WINDOW;
+        limit.windows.lock().unwrap().get_mut(&a).unwrap().start -= FAILURE_WINDOW;
         limit.check(a).unwrap();
         forget_idle_everywhere();
         assert!(limit.windows.lock().unwrap().is_empty(), "idle windows are swept");
@@ -509,5 +707,54 @@ mod tests {
             limit.failed(key(&format!("10.{}.{}.{}", n >> 16, (n >> 8) & 255, n & 255)));
         }
         assert_eq!(limit.windows.lock().unwrap().len(), MAX_FAILING_ADDRESSES);
+    }
+
+    #[test]
+    fn guesses_being_checked_hold_their_places_until_settled() {
+        let t = LoginThrottle::new();
+        // Five guesses at once are let through to be checked; the sixth waits for them.
+        let attempts: Vec<_> = (0..5).map(|_| t.begin("Carol").unwrap()).collect();
+        let e = t.begin("carol").err().expect("a sixth guess while five are being checked");
+        assert_eq!(e.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
+        // Dropped unchecked (an error, a right password waiting for its factor): places given back.
+        let mut attempts = attempts.into_iter();
+        drop(attempts.next());
+        let sixth = t.begin("carol").unwrap();
+        // Failures keep their places: five failed, and the name waits.
+        for attempt in attempts {
+            attempt.failed();
+        }
+        sixth.failed();
+        assert_eq!(t.held_back("carol").map(|(n, _)| n), Some(5));
+        assert!(t.begin("carol").is_err());
+        // A success clears the name, even with another guess still being checked.
+        t.failures.lock().unwrap().values_mut().for_each(|f| f.last -= MAX_WAIT);
+        let right = t.begin("carol").unwrap();
+        assert!(t.begin("carol").is_err(), "past the free failures, one at a time");
+        right.succeeded();
+        assert_eq!(t.tracked(), 0);
+        let a = t.begin("carol").unwrap();
+        let b = t.begin("carol").unwrap();
+        a.succeeded();
+        assert_eq!(t.tracked(), 1, "b is still being checked");
+        drop(b);
+        assert_eq!(t.tracked(), 0, "nothing is kept for a name that never failed");
+    }
+
+    #[test]
+    fn wrong_keys_being_checked_hold_their_places_and_callers_leave_nothing_behind() {
+        let limit = FailureLimit::per_minute(3, "wrong keys");
+        let a = key("198.51.100.7");
+        let held: Vec<_> = (0..3).map(|_| limit.begin(a).unwrap()).collect();
+        assert!(limit.begin(a).is_err(), "three being checked spend a minute of three");
+        for attempt in held {
+            drop(attempt);
+        }
+        assert!(limit.windows.lock().unwrap().is_empty(), "right keys leave no window behind");
+        for _ in 0..3 {
+            limit.begin(a).unwrap().failed();
+        }
+        assert!(limit.begin(a).is_err());
+        assert!(limit.check(a).is_err());
     }
 }

@@ -59,12 +59,14 @@ pub struct AdminGate {
 pub async fn resolve(gate: &AdminGate, headers: &HeaderMap, client: &ClientIp) -> Result<Option<Admin>, ApiError> {
     let db = &gate.db;
     if let Some(key) = headers.get("x-admin-key").and_then(|v| v.to_str().ok()).map(str::to_string) {
-        WRONG_ADMIN_KEYS.check(client.rate_key())?;
+        // The guess holds its place in the address's count while the key is looked up.
+        let attempt = WRONG_ADMIN_KEYS.begin(client.rate_key())?;
         let record = db.read(move |c| keys::find(c, &key)).await?;
         let Some(record) = record else {
-            WRONG_ADMIN_KEYS.failed(client.rate_key());
+            attempt.failed();
             return Err(ApiError::unauthorized("Invalid admin key"));
         };
+        drop(attempt); // a right key gives its place back at once
         bound_check(&record, client)?;
         let stale = record
             .last_used

@@ -23,7 +23,7 @@ use crate::error::ApiError;
 use crate::http::client_ip::{ClientIp, anonymize};
 use crate::http::cookies;
 use crate::http::extract::Json;
-use crate::ratelimit::{AuthLimiter, Guarded, LoginThrottle};
+use crate::ratelimit::{AuthLimiter, Guarded, LoginThrottle, NameAttempt};
 
 pub const SESSION_COOKIE: &str = "fanhub_session";
 pub const ROLES: [&str; 3] = ["user", "moderator", "admin"];
@@ -210,19 +210,7 @@ pub(crate) async fn login(
     state.auth_limiter.check(Guarded::Login, client.rate_key())?;
     // A browser where an account signed in before skips that name's throttle (failures sent from
     // elsewhere cannot lock its owner out), unless the browser failed too often itself.
-    let device = cookies::get(&headers, devices::DEVICE_COOKIE)
-        .and_then(|value| state.devices.verify(&value))
-        .filter(|d| state.device_throttle.held_back(&d.nonce).is_none());
-    let throttled = |state: &AccountsState| match state.login_throttle.check(&username) {
-        Err(e) => {
-            state.auth_limiter.note_refused(Guarded::Login);
-            Err(e)
-        }
-        Ok(()) => Ok(()),
-    };
-    if device.is_none() {
-        throttled(&state)?;
-    }
+    let device = cookies::get(&headers, devices::DEVICE_COOKIE).and_then(|value| state.devices.verify(&value));
     let mut missing = BTreeMap::new();
     if username.is_empty() {
         missing.insert("username".to_string(), "Enter your username".to_string());
@@ -233,27 +221,26 @@ pub(crate) async fn login(
     if !missing.is_empty() {
         return Err(ApiError::validation(missing));
     }
-    if body.password.len() > 1024 {
-        return Err(ApiError::unauthorized("Invalid username or password"));
-    }
     let lookup = username.clone();
     let found = state.db.read(move |c| store::password_record(c, &lookup)).await?;
     // Known only to the account it names: another account's device cookie makes this browser new here.
-    let known_device = device.as_ref().filter(|d| found.as_ref().is_some_and(|f| f.id == d.user_id));
-    if device.is_some() && known_device.is_none() {
-        throttled(&state)?;
-    }
-    let ok = state.hasher.verify(body.password, found.as_ref().map(|f| f.password_hash.clone())).await?;
+    let known_device = device.filter(|d| found.as_ref().is_some_and(|f| f.id == d.user_id));
+    // The guess takes its place in the count before the password is checked, so guesses sent at
+    // once cannot all be checked before the first failure is counted.
+    let attempt = attempt(&state, &username, known_device.as_ref().map(|d| d.nonce.as_str()))?;
+    let known_device = known_device.filter(|_| attempt.is_against(&state.device_throttle));
+    let ok = body.password.len() <= 1024
+        && state.hasher.verify(body.password, found.as_ref().map(|f| f.password_hash.clone())).await?;
     let outcome = match (&found, ok) {
         (Some(f), true) if f.is_active => "success",
         (Some(_), true) => "suspended",
         _ => "failure",
     };
-    match (outcome, known_device) {
-        // The owner's own browser: its failures count against it, not against the name.
-        ("failure", Some(d)) => state.device_throttle.failed(&d.nonce),
-        ("failure", None) => state.login_throttle.failed(&username),
-        _ => {}
+    if outcome == "failure" {
+        attempt.failed();
+    } else {
+        // A right password settles nothing yet: the session (or the second factor) decides.
+        drop(attempt);
     }
     match (outcome, found) {
         ("success", Some(found)) => {
@@ -265,7 +252,7 @@ pub(crate) async fn login(
                 let nonce = known_device.map(|d| d.nonce.clone());
                 return second_factor::routes::begin(&state, &client, &username, id, nonce, enrolled.methods()).await;
             }
-            open_session(&state, &client, &headers, &username, id, known_device).await
+            open_session(&state, &client, &headers, &username, id, known_device.as_ref()).await
         }
         (outcome, _) => {
             let (u, ip, ua) = (username.clone(), ip, ua);
@@ -276,6 +263,37 @@ pub(crate) async fn login(
             Err(ApiError::unauthorized("Invalid username or password"))
         }
     }
+}
+
+/// Takes a guess's place in the count it meets: this browser's when the account signed in from it
+/// before (`device_nonce`) and the browser is not held back itself, else the name's. Refused (429,
+/// noted in the address limiter's summary) while that count holds guesses back.
+pub(crate) fn attempt(
+    state: &AccountsState,
+    username: &str,
+    device_nonce: Option<&str>,
+) -> Result<NameAttempt, ApiError> {
+    if let Some(nonce) = device_nonce
+        && let Ok(attempt) = state.device_throttle.begin(nonce)
+    {
+        return Ok(attempt);
+    }
+    state.login_throttle.begin(username).inspect_err(|_| state.auth_limiter.note_refused(Guarded::Login))
+}
+
+/// The place of a password asked again in a signed-in session: this browser's count when the
+/// account signed in from it, with no way back to the name's once it is held back (a stolen
+/// session gets its browser's 5 guesses, not the name's 5 more), else the name's.
+pub(crate) fn recheck_attempt(
+    state: &AccountsState,
+    username: &str,
+    device_nonce: Option<&str>,
+) -> Result<NameAttempt, ApiError> {
+    let attempt = match device_nonce {
+        Some(nonce) => state.device_throttle.begin(nonce),
+        None => state.login_throttle.begin(username),
+    };
+    attempt.inspect_err(|_| state.auth_limiter.note_refused(Guarded::Login))
 }
 
 /// The refusal of a suspended account's sign-in.

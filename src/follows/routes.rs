@@ -22,7 +22,8 @@ const HISTORY_LIMIT: usize = 100;
 /// New events listed per followed player on the account page.
 const NEW_EVENTS_LIMIT: usize = 20;
 /// A webhook may be saved (and a test message sent) this often per account.
-const SAVE_PAUSE_MS: i64 = 10_000;
+/// The pause between two tries at saving a webhook (each sends Discord a test message).
+pub const SAVE_PAUSE: std::time::Duration = std::time::Duration::from_secs(10);
 /// The largest id the API takes (JSON's exact integers: 2^53 - 1).
 const MAX_ID: i64 = 9_007_199_254_740_991;
 /// The alert kinds a fan chooses from.
@@ -379,7 +380,7 @@ fn checked_kinds(kinds: Vec<String>) -> Result<Vec<String>, ApiError> {
     responses((status = 200, description = "Saved; the test message arrived", body = AlertSettings),
         (status = 400, description = "Not a Discord webhook URL, no kind chosen, or Discord refused the test message (`fields.url` says why)", body = crate::error::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::error::ErrorBody),
-        (status = 429, description = "Saved a moment ago: wait a few seconds", body = crate::error::ErrorBody),
+        (status = 429, description = "Tried a moment ago (one test message per account every 10 s, whether it was taken or not): wait a few seconds", body = crate::error::ErrorBody),
         (status = 502, description = "Discord did not answer the test message: nothing saved", body = crate::error::ErrorBody)))]
 pub(crate) async fn save_alerts(
     State(state): State<FollowsState>,
@@ -392,12 +393,8 @@ pub(crate) async fn save_alerts(
     let kinds = checked_kinds(body.kinds)?;
     let account = user.id;
     let now = now_ms();
-    let previous = state.db.read(move |c| store::webhook_of(c, account)).await?;
-    if let Some(previous) = previous
-        && now - previous.created_at < SAVE_PAUSE_MS
-    {
-        return Err(ApiError::too_many_requests(((SAVE_PAUSE_MS - (now - previous.created_at)) / 1000 + 1) as u64));
-    }
+    // Every try sends a message to Discord, refused ones too: the pause counts tries, not saves.
+    state.discord.test_messages.check(account)?;
     let origin = crate::http::origin::of_request(state.base_url.as_deref(), &headers, Some(&client));
     let test = webhook::Message {
         username: state.site_name.clone(),

@@ -124,6 +124,9 @@ pub struct DiscordWebhooks {
     /// `{api}/webhooks/{id}/{token}`, so tests point it at a fake Discord.
     api_base: String,
     jobs: Jobs,
+    /// A fan's tries at saving a webhook, each of which sends a test message: one per account
+    /// every [`crate::follows::routes::SAVE_PAUSE`], counted before sending.
+    pub test_messages: crate::ratelimit::PerAccount,
 }
 
 impl DiscordWebhooks {
@@ -132,6 +135,10 @@ impl DiscordWebhooks {
             http: crate::outbound::client_without_redirects(TIMEOUT, crate::outbound::USER_AGENT),
             api_base: api_base.trim_end_matches('/').to_string(),
             jobs,
+            test_messages: crate::ratelimit::PerAccount::every(
+                crate::follows::routes::SAVE_PAUSE,
+                "One test message every 10 seconds: wait a moment before trying again.",
+            ),
         }
     }
 

@@ -37,15 +37,17 @@ pub async fn require_api_key(State(keys): State<Arc<KeyRing>>, mut req: Request,
     };
     // Past the address's wrong keys of a minute, every key from it is refused (429) until the
     // minute is over: keys cannot be guessed, however long they are.
-    if let Err(e) = keys.wrong_keys.check(client.rate_key()) {
-        return e.into_response();
-    }
+    let attempt = match keys.wrong_keys.begin(client.rate_key()) {
+        Ok(attempt) => attempt,
+        Err(e) => return e.into_response(),
+    };
     let Some(key) = keys.find(&presented) else {
-        keys.wrong_keys.failed(client.rate_key());
+        attempt.failed();
         return ApiError::unauthorized("Invalid API key")
             .with_message("The key is unknown or was revoked. Generate one at /api-docs.")
             .into_response();
     };
+    drop(attempt); // a right key gives its place back at once
     // Everyone shares the public default key, so its limits apply per caller.
     let subject = Subject { key_id: key.id, ip: key.is_public.then_some(client.rate_key()) };
     let now = jiff::Timestamp::now();

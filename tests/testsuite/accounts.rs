@@ -688,3 +688,76 @@ async fn failures_from_elsewhere_do_not_lock_the_owner_out_of_a_browser_they_sig
         .unwrap();
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
 }
+
+/// Guesses sent all at once take their places in the count before they are checked: of 50 wrong
+/// passwords for one name sent together from 50 addresses, at most 5 are checked (401) and the
+/// rest refused (429), and the right password sent with them gets no further than the sixth.
+#[tokio::test]
+async fn guesses_sent_at_once_are_checked_no_more_than_the_free_failures() {
+    let s = crate::common::Server::launch(crate::common::Launch {
+        args: vec!["--trusted-proxy".into(), "127.0.0.1/32".into()],
+        ..Default::default()
+    });
+    let owner = browser_at(&s, "198.51.100.9");
+    assert_eq!(register(&owner, &s, "rush_target", "the right password").await.status(), StatusCode::CREATED);
+    assert_eq!(owner.post(s.url("/api/auth/logout")).send().await.unwrap().status(), StatusCode::OK);
+    let guessers: Vec<_> =
+        (0..50u32).map(|n| browser_at(&s, &format!("203.0.{}.{}", 113 + n / 200, n % 200 + 1))).collect();
+    let statuses: Vec<StatusCode> = futures_join(guessers.iter().enumerate().map(|(n, c)| {
+        let password = if n == 49 { "the right password".to_string() } else { format!("guess {n}") };
+        let s = &s;
+        async move { login(c, s, "rush_target", &password).await.status() }
+    }))
+    .await;
+    let checked_wrong = statuses.iter().filter(|st| **st == StatusCode::UNAUTHORIZED).count();
+    let refused = statuses.iter().filter(|st| **st == StatusCode::TOO_MANY_REQUESTS).count();
+    let signed_in = statuses.iter().filter(|st| **st == StatusCode::OK).count();
+    assert!(checked_wrong <= 5, "{checked_wrong} wrong passwords were checked: {statuses:?}");
+    assert_eq!(checked_wrong + refused + signed_in, 50, "{statuses:?}");
+    assert!(refused >= 44, "{statuses:?}");
+    // Once five were counted, the right password waits like any other.
+    if checked_wrong == 5 {
+        let late = browser_at(&s, "203.0.120.1");
+        assert_eq!(login(&late, &s, "rush_target", "the right password").await.status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+}
+
+/// Wrong admin keys and API keys sent at once from one address are checked no more than the
+/// minute's allowance (10 and 20): each takes its place before the key is looked up.
+#[tokio::test]
+async fn wrong_keys_sent_at_once_are_checked_no_more_than_the_minutes_allowance() {
+    let s = Server::start();
+    let c = client();
+    let admin: Vec<StatusCode> = futures_join((0..50).map(|n| {
+        let (c, s) = (&c, &s);
+        async move {
+            c.get(s.url("/api/admin/users"))
+                .header("x-admin-key", format!("fh_admin_wrong_{n:040}"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    }))
+    .await;
+    let checked = admin.iter().filter(|st| **st == StatusCode::UNAUTHORIZED).count();
+    assert!(checked <= 10, "{checked} wrong admin keys were checked: {admin:?}");
+    assert_eq!(checked + admin.iter().filter(|st| **st == StatusCode::TOO_MANY_REQUESTS).count(), 50, "{admin:?}");
+
+    let api: Vec<StatusCode> = futures_join((0..50).map(|n| {
+        let (c, s) = (&c, &s);
+        async move {
+            c.get(s.url("/api/v1/commands"))
+                .header("x-api-key", format!("fh_wrong_{n:032}"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    }))
+    .await;
+    let checked = api.iter().filter(|st| **st == StatusCode::UNAUTHORIZED).count();
+    assert!(checked <= 20, "{checked} wrong API keys were checked: {api:?}");
+    assert!(checked >= 1, "{api:?}");
+    assert_eq!(checked + api.iter().filter(|st| **st == StatusCode::TOO_MANY_REQUESTS).count(), 50, "{api:?}");
+}

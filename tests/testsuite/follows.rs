@@ -281,8 +281,12 @@ async fn a_webhook_discord_keeps_refusing_is_marked_broken_and_left_alone() {
     let res = res.unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     assert!(json(res).await["fields"]["url"].as_str().unwrap().contains("404"));
-    // Saved again once Discord takes it: working, refusals forgotten.
+    // Saved again once Discord takes it (after the pause between tries): working, refusals forgotten.
     discord.inner.lock().unwrap().webhook_answers.clear();
+    let res =
+        b.put(server.url("/api/account/alerts")).json(&json!({"url": webhook_url(), "kinds": ["name"]})).send().await;
+    assert_eq!(res.unwrap().status(), StatusCode::TOO_MANY_REQUESTS, "a try right after a refused one waits");
+    tokio::time::sleep(Duration::from_secs(10)).await;
     let res =
         b.put(server.url("/api/account/alerts")).json(&json!({"url": webhook_url(), "kinds": ["name"]})).send().await;
     let res = res.unwrap();
@@ -402,4 +406,36 @@ async fn players_followed_by_many_fans_are_checked_once_each_and_show_in_system_
         json(client().get(server.url("/api/admin/health")).header("x-admin-key", &key).send().await.unwrap()).await;
     let line = health["checks"].as_array().unwrap().iter().find(|c| c["name"] == "Followed players").unwrap().clone();
     assert!(line["detail"].as_str().unwrap().starts_with("2 players followed by 4 accounts"), "{line}");
+}
+
+/// Each try at saving a webhook sends Discord a test message, so the pause counts tries, refused
+/// and concurrent ones too: 40 tries in a row and 10 at once each reach Discord once.
+#[tokio::test]
+async fn saving_a_webhook_sends_one_test_message_per_pause_however_often_it_is_tried() {
+    let roblox = FakeRoblox::start();
+    let discord = FakeDiscord::start().await;
+    let server = site(&roblox, &discord, &[]).start();
+    let b = fan(&server, "watcher_9").await;
+    discord.inner.lock().unwrap().webhook_answers.extend([404; 40]);
+    let mut statuses = Vec::new();
+    for _ in 0..40 {
+        let res =
+            b.put(server.url("/api/account/alerts")).json(&json!({"url": webhook_url(), "kinds": ["name"]})).send();
+        statuses.push(res.await.unwrap().status());
+    }
+    assert_eq!(statuses[0], StatusCode::BAD_REQUEST, "the first try reached Discord and was refused");
+    assert!(statuses[1..].iter().all(|s| *s == StatusCode::TOO_MANY_REQUESTS), "{statuses:?}");
+    assert_eq!(discord.calls().iter().filter(|c| c.1.contains(HOOK_ID)).count(), 1, "one post to Discord");
+
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    discord.inner.lock().unwrap().webhook_answers.clear();
+    let mut tries = tokio::task::JoinSet::new();
+    for _ in 0..10 {
+        let put = b.put(server.url("/api/account/alerts")).json(&json!({"url": webhook_url(), "kinds": ["name"]}));
+        tries.spawn(async move { put.send().await.unwrap().status() });
+    }
+    let statuses: Vec<StatusCode> = tries.join_all().await;
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}\n{}", server.stderr());
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count(), 9, "{statuses:?}");
+    assert_eq!(titles(&discord).len(), 1, "one test message for ten tries at once");
 }

@@ -522,7 +522,8 @@ async fn removing_the_last_factor_asks_for_the_password_and_takes_the_recovery_c
     let res = remove(json!({"method": "passkey", "password": PASSWORD})).await.unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     assert!(json(res).await["fields"]["passkeyId"].is_string());
-    // Wrong passwords count as failed sign-ins of the name: five hold it back.
+    // Wrong passwords count as failed sign-ins of this browser (the account signed in from it):
+    // five hold it back, and it does not fall back to the name's count as a sign-in would.
     for n in 0..5 {
         let res = remove(json!({"method": "totp", "password": "not it"})).await.unwrap();
         assert_eq!(res.status(), StatusCode::BAD_REQUEST, "wrong password {n}");
@@ -531,8 +532,10 @@ async fn removing_the_last_factor_asks_for_the_password_and_takes_the_recovery_c
     let res = remove(json!({"method": "totp", "password": PASSWORD})).await.unwrap();
     assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "held back, even with the right password");
     assert!(res.headers().contains_key("retry-after"));
+    // The owner's own wrong passwords hold back only the owner's browser: a stranger's guesses
+    // could not block this re-check either (the name's count is not the one it meets).
     let res = login(&browser_from(&s, "127.0.0.2"), &s, "tidy_admin", PASSWORD).await;
-    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS, "and a sign-in from a new browser");
+    assert_eq!(res.status(), StatusCode::ACCEPTED, "another browser signs in as before (to its second factor)");
     assert_eq!(factors(&b, &s).await["enabled"], true, "nothing was removed");
 
     // The hold after five failures is a second.
@@ -760,4 +763,33 @@ async fn a_sign_in_waiting_for_its_code_does_not_complete_once_the_account_is_su
         json(client().get(s.url("/api/admin/login-logs")).header("x-admin-key", &key).send().await.unwrap()).await;
     let successes = logs["logs"].as_array().unwrap().iter().filter(|l| l["loginStatus"] == "success").count();
     assert_eq!(successes, 1, "only the sign-in before the suspension: {logs}");
+}
+
+/// Wrong passwords sent for the name from elsewhere hold back sign-ins from new browsers, never
+/// the signed-in owner's own re-check of the password (the third review made six and the owner's
+/// right password answered 429).
+#[tokio::test]
+async fn strangers_guessing_the_name_cannot_block_the_owners_password_recheck() {
+    let s = Server::start();
+    let key = admin_key(&s);
+    let (b, _) = staff_account(&s, &key, "recheck_admin", "admin", "127.0.0.1").await;
+    enrol(&b, &s).await;
+    for n in 2..8 {
+        let stranger = browser_from(&s, &format!("127.0.0.{n}"));
+        let status = login(&stranger, &s, "recheck_admin", "a stranger's guess").await.status();
+        assert!(status == StatusCode::UNAUTHORIZED || status == StatusCode::TOO_MANY_REQUESTS, "guess {n}: {status}");
+    }
+    let late = browser_from(&s, "127.0.0.9");
+    assert_eq!(
+        login(&late, &s, "recheck_admin", PASSWORD).await.status(),
+        StatusCode::TOO_MANY_REQUESTS,
+        "the precondition: the name is held back"
+    );
+    let res = b
+        .post(s.url("/api/account/second-factors/recovery-codes"))
+        .json(&json!({"password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK, "the owner's own re-check goes through");
 }

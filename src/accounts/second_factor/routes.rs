@@ -16,7 +16,7 @@ use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::http::cookies;
 use crate::http::extract::Json;
-use crate::ratelimit::Guarded;
+use crate::ratelimit::{Guarded, NameAttempt};
 
 pub fn router<S: Clone + Send + Sync + 'static>(state: AccountsState) -> Router<S> {
     Router::new()
@@ -47,23 +47,29 @@ async fn staff(state: &AccountsState, headers: &HeaderMap) -> Result<User, ApiEr
     Ok(user)
 }
 
-/// Checks the account's password again before a factor is removed or codes are replaced: a
-/// session left open on a shared computer must not be enough. Wrong ones count as failed sign-ins.
-async fn confirm_password(
+/// Checks the account's password again before a factor is added or removed or codes are
+/// replaced: a session left open on a shared computer (or stolen) must not be enough. Wrong ones
+/// count as failed sign-ins, against this browser when the account signed in from it (so wrong
+/// passwords sent for the name from elsewhere cannot block its owner here), else against the name.
+pub(crate) async fn confirm_password(
     state: &AccountsState,
     client: &ClientIp,
+    headers: &HeaderMap,
     user: &User,
     password: String,
 ) -> Result<(), ApiError> {
     state.auth_limiter.check(Guarded::Login, client.rate_key())?;
-    state.login_throttle.check(&user.username)?;
+    let device = cookies::get(headers, crate::accounts::devices::DEVICE_COOKIE)
+        .and_then(|value| state.devices.verify(&value))
+        .filter(|d| d.user_id == user.id);
+    let attempt = crate::accounts::recheck_attempt(state, &user.username, device.as_ref().map(|d| d.nonce.as_str()))?;
     let name = user.username.clone();
     let record = state.db.read(move |c| crate::accounts::store::password_record(c, &name)).await?;
     let ok = !password.is_empty()
         && password.len() <= 1024
         && state.hasher.verify(password, record.map(|r| r.password_hash)).await?;
     if !ok {
-        state.login_throttle.failed(&user.username);
+        attempt.failed();
         return Err(ApiError::field("password", "That is not your password."));
     }
     Ok(())
@@ -396,7 +402,7 @@ pub(crate) async fn remove(
     if body.method == RemovableMethod::Passkey && body.passkey_id.is_none() {
         return Err(ApiError::field("passkeyId", "Say which security key to remove."));
     }
-    confirm_password(&state, &client, &user, body.password).await?;
+    confirm_password(&state, &client, &headers, &user, body.password).await?;
     let (id, method, passkey_id) = (user.id, body.method, body.passkey_id);
     let enabled = state
         .db
@@ -447,7 +453,7 @@ pub(crate) async fn new_recovery_codes(
     Json(body): Json<PasswordBody>,
 ) -> Result<axum::Json<RecoveryCodes>, ApiError> {
     let user = staff(&state, &headers).await?;
-    confirm_password(&state, &client, &user, body.password).await?;
+    confirm_password(&state, &client, &headers, &user, body.password).await?;
     let id = user.id;
     let recovery_codes = state
         .db
@@ -480,16 +486,11 @@ async fn pending(state: &AccountsState, headers: &HeaderMap) -> Result<(String, 
 }
 
 /// The limits a code attempt meets, as a password attempt does: the address's, and the name's
-/// unless this browser is one the account signed in from.
-fn limits(state: &AccountsState, client: &ClientIp, pending: &PendingSignIn) -> Result<(), ApiError> {
+/// unless this browser is one the account signed in from. The attempt holds its place in the
+/// count until [`wrong_code`] keeps it or it is dropped.
+fn limits(state: &AccountsState, client: &ClientIp, pending: &PendingSignIn) -> Result<NameAttempt, ApiError> {
     state.auth_limiter.check(Guarded::Login, client.rate_key())?;
-    match &pending.device_nonce {
-        Some(nonce) if state.device_throttle.held_back(nonce).is_none() => Ok(()),
-        _ => state
-            .login_throttle
-            .check(&pending.username)
-            .inspect_err(|_| state.auth_limiter.note_refused(Guarded::Login)),
-    }
+    crate::accounts::attempt(state, &pending.username, pending.device_nonce.as_deref())
 }
 
 /// A wrong code: counted where a wrong password is, logged, and after five the pending sign-in ends.
@@ -499,11 +500,9 @@ async fn wrong_code(
     headers: &HeaderMap,
     token: &str,
     pending: &PendingSignIn,
+    attempt: NameAttempt,
 ) -> Result<ApiError, ApiError> {
-    match &pending.device_nonce {
-        Some(nonce) => state.device_throttle.failed(nonce),
-        None => state.login_throttle.failed(&pending.username),
-    }
+    attempt.failed();
     let mut wrong = 0;
     state.second_factors.sign_ins.update(token, |p| {
         p.wrong_codes += 1;
@@ -539,7 +538,7 @@ pub(crate) async fn sign_in_with_code(
     Json(body): Json<CodeBody>,
 ) -> Result<Response, ApiError> {
     let (token, pending) = pending(&state, &headers).await?;
-    limits(&state, &client, &pending)?;
+    let attempt = limits(&state, &client, &pending)?;
     let code = body.code.trim().to_string();
     if code.is_empty() {
         return Err(ApiError::field("code", "Enter the code."));
@@ -568,7 +567,7 @@ pub(crate) async fn sign_in_with_code(
         }
     };
     if !accepted {
-        return Err(wrong_code(&state, &client, &headers, &token, &pending).await?);
+        return Err(wrong_code(&state, &client, &headers, &token, &pending, attempt).await?);
     }
     complete(&state, &client, &headers, &token, pending).await
 }
@@ -608,7 +607,8 @@ pub(crate) async fn start_passkey_sign_in(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let (token, pending) = pending(&state, &headers).await?;
-    limits(&state, &client, &pending)?;
+    // Asking for a challenge checks nothing: the attempt only has to be allowed.
+    drop(limits(&state, &client, &pending)?);
     let webauthn = state.second_factors.webauthn(origin(&state, &headers, &client).as_deref())?;
     let user_id = pending.user_id;
     let passkeys: Vec<Passkey> = state
@@ -642,7 +642,7 @@ pub(crate) async fn finish_passkey_sign_in(
     Json(body): Json<CredentialBody>,
 ) -> Result<Response, ApiError> {
     let (token, pending) = pending(&state, &headers).await?;
-    limits(&state, &client, &pending)?;
+    let attempt = limits(&state, &client, &pending)?;
     let Some(authentication) = pending.passkey.clone() else {
         return Err(
             ApiError::conflict("No security key sign-in was started.").with_message("Choose the security key again.")
@@ -655,7 +655,7 @@ pub(crate) async fn finish_passkey_sign_in(
         Ok(result) => result,
         Err(e) => {
             tracing::info!("second factor: a security key answer for {} was refused: {e}", pending.username);
-            return Err(wrong_code(&state, &client, &headers, &token, &pending).await?);
+            return Err(wrong_code(&state, &client, &headers, &token, &pending, attempt).await?);
         }
     };
     let user_id = pending.user_id;
@@ -677,7 +677,7 @@ pub(crate) async fn finish_passkey_sign_in(
         .await?;
     if !stored {
         // Removed between the challenge and the answer.
-        return Err(wrong_code(&state, &client, &headers, &token, &pending).await?);
+        return Err(wrong_code(&state, &client, &headers, &token, &pending, attempt).await?);
     }
     complete(&state, &client, &headers, &token, pending).await
 }
