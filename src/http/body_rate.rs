@@ -28,7 +28,7 @@ pub struct BodyPace {
 impl BodyPace {
     /// When a body begun at `started` with `received` bytes so far, last heard of at `now`, is
     /// too slow: at the silence limit, or when its average would fall under the rate.
-    fn deadline(&self, started: Instant, received: u64, now: Instant) -> Instant {
+    pub(crate) fn deadline(&self, started: Instant, received: u64, now: Instant) -> Instant {
         let earned = Duration::from_secs_f64(received as f64 / self.min_rate.max(1) as f64);
         (started + self.grace.max(earned)).min(now + self.max_silence)
     }

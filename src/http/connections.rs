@@ -34,6 +34,7 @@ use tower::ServiceExt;
 use crate::error::ApiError;
 use crate::http::body_rate::{BodyPace, PacedBody};
 use crate::http::listener::CountingListener;
+use crate::ratelimit::RateKey;
 
 /// While the cap holds, the line saying so is logged at most this often.
 const CAP_LOG_EVERY: Duration = Duration::from_secs(60);
@@ -70,16 +71,17 @@ impl Limits {
     }
 }
 
-/// How many connections (or requests) each address holds now, up to a cap.
+/// How many connections (or requests) each address holds now, up to a cap. An IPv6 client is
+/// one /64, as for every other per-address limit: a host given a /64 cannot take a slot per address.
 pub struct AddressSlots {
     cap: usize,
-    held: Mutex<HashMap<IpAddr, usize>>,
+    held: Mutex<HashMap<RateKey, usize>>,
 }
 
 /// One connection or request of an address; gives its slot back when dropped.
 pub struct AddressSlot {
     slots: Arc<AddressSlots>,
-    ip: IpAddr,
+    key: RateKey,
 }
 
 impl AddressSlots {
@@ -89,13 +91,14 @@ impl AddressSlots {
 
     /// A slot for `ip`, or None while it holds the cap.
     pub fn take(self: &Arc<Self>, ip: IpAddr) -> Option<AddressSlot> {
+        let key = RateKey::from(ip);
         let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
-        let count = held.entry(ip).or_default();
+        let count = held.entry(key).or_default();
         if *count >= self.cap {
             return None;
         }
         *count += 1;
-        Some(AddressSlot { slots: self.clone(), ip })
+        Some(AddressSlot { slots: self.clone(), key })
     }
 
     /// The refusal of an address at its cap: 429, and the connection closed.
@@ -116,10 +119,10 @@ impl AddressSlots {
 impl Drop for AddressSlot {
     fn drop(&mut self) {
         let mut held = self.slots.held.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(count) = held.get_mut(&self.ip) {
+        if let Some(count) = held.get_mut(&self.key) {
             *count -= 1;
             if *count == 0 {
-                held.remove(&self.ip);
+                held.remove(&self.key);
             }
         }
     }
@@ -228,6 +231,8 @@ pub async fn serve(mut listener: CountingListener, app: Router, limits: Limits, 
                 Ok::<_, Infallible>(if fell_behind.load(Ordering::Relaxed) { too_slow(&pace, res) } else { res })
             }
         });
+        // An answer the client stops taking is held to the same pace as a request body.
+        let io = crate::http::write_rate::PacedWrites::new(io, pace);
         let connection = graceful.watch(http.serve_connection(TokioIo::new(io), TowerToHyperService::new(service)));
         tokio::spawn(async move {
             if let Err(e) = connection.await {
@@ -264,5 +269,15 @@ mod tests {
         assert!(slots.take(a).is_some(), "a closed connection gives its slot back");
         drop(slots.take(b));
         assert_eq!(slots.addresses(), 1, "an address with nothing open is forgotten");
+    }
+
+    #[test]
+    fn the_addresses_of_one_ipv6_64_share_its_slots() {
+        let slots = AddressSlots::new(2);
+        let ip = |s: &str| -> IpAddr { s.parse().unwrap() };
+        let _one = slots.take(ip("2001:db8:7:7::1")).expect("one");
+        let _two = slots.take(ip("2001:db8:7:7:ffff::2")).expect("two");
+        assert!(slots.take(ip("2001:db8:7:7::3")).is_none(), "a third address of the same /64 is refused");
+        assert!(slots.take(ip("2001:db8:7:8::1")).is_some(), "the next /64 is another client");
     }
 }

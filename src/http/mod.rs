@@ -15,6 +15,7 @@ pub mod origin;
 pub mod paging;
 pub mod schema;
 pub mod spa;
+pub mod write_rate;
 
 /// The request's `User-Agent`, or "" when absent or not text.
 pub fn user_agent(headers: &axum::http::HeaderMap) -> &str {

@@ -244,6 +244,45 @@ mod slow_clients {
         assert!(status.starts_with('4') || status.starts_with('2'), "the form was read and judged: {answer}");
     }
 
+    /// The third review's reproduction, scaled: four addresses fill every connection with large
+    /// answers they never read (a tiny receive window, requests pipelined far past the kernel's
+    /// buffers); a fifth address is still answered within seconds, not never.
+    #[tokio::test]
+    async fn clients_that_never_read_their_answers_cannot_hold_every_connection() {
+        let server = launch(&["--max-connections", "8", "--read-timeout-secs", "2"]);
+        let mut hoarders = Vec::new();
+        for n in 2..6 {
+            for _ in 0..2 {
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                socket.set_recv_buffer_size(1024).unwrap();
+                socket.bind(format!("127.0.0.{n}:0").parse().unwrap()).unwrap();
+                let stream = socket.connect(server.addr().parse().unwrap()).await.unwrap().into_std().unwrap();
+                stream.set_nonblocking(false).unwrap();
+                let mut writer = stream.try_clone().unwrap();
+                // Fifty requests for the API document (a few hundred KB each), never read.
+                std::thread::spawn(move || {
+                    for _ in 0..50 {
+                        if writer.write_all(b"GET /api/openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n").is_err() {
+                            return;
+                        }
+                    }
+                });
+                hoarders.push(stream);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let started = Instant::now();
+        let mut fifth = connect_from(&server, "127.0.0.6").await;
+        fifth.write_all(HEALTH).unwrap();
+        let answer = tokio::task::spawn_blocking(move || first_answer(&mut fifth, Duration::from_secs(20)))
+            .await
+            .unwrap()
+            .expect("a fifth address is answered while the others never read");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(started.elapsed() < Duration::from_secs(15), "answered after {:?}", started.elapsed());
+        drop(hoarders);
+    }
+
     #[tokio::test]
     async fn one_address_holds_a_quarter_of_the_connections_and_others_still_get_in() {
         // The review's reproduction: 8 connections at most, one address trickling sign-in bodies.
