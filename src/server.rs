@@ -56,7 +56,7 @@ pub fn build_state(
         })
         .map_err(|e| StartError(format!("cannot write the database: {e}")))?;
     commands.apply_scores(&scores);
-    let devices = crate::accounts::devices::DeviceCookies::open(&db)
+    let devices = crate::accounts::devices::DeviceCookies::open(&db, &data_dir)
         .map_err(|e| StartError(format!("cannot prepare the device cookies: {e}")))?;
     let sealer = crate::accounts::second_factor::totp::Sealer::open(&data_dir)
         .map_err(|e| StartError(format!("cannot prepare the second factors' key: {e}")))?;

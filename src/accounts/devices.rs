@@ -14,8 +14,13 @@ use crate::error::ApiError;
 pub const DEVICE_COOKIE: &str = "fanhub_device";
 /// How long a browser stays known: a year from its last successful sign-in.
 pub const DEVICE_COOKIE_SECS: i64 = 365 * 24 * 3600;
-/// The settings key of the signing secret (made on first start, 32 random bytes as hex).
-const SECRET_SETTING: &str = "device_cookie_secret";
+/// The signing key's file in the data dir (0600, made on first start). Like `second-factor.key` it
+/// is never in the database, so a backup cannot be used to mint device cookies, and `fanhub
+/// restore` removes it so a restored site signs with a new one.
+pub const KEY_FILE: &str = "device-cookie.key";
+/// Where the secret was kept before it moved to [`KEY_FILE`]: removed at start, so new backups
+/// no longer carry it.
+const OLD_SECRET_SETTING: &str = "device_cookie_secret";
 
 /// A browser an account signed in from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,17 +37,12 @@ pub struct DeviceCookies {
 }
 
 impl DeviceCookies {
-    /// The site's signing secret, made and stored on first start.
-    pub fn open(db: &Db) -> Result<Self, ApiError> {
-        let secret = db.write_blocking(|tx| {
-            if let Some(secret) = crate::db::settings::get::<String>(tx, SECRET_SETTING)? {
-                return Ok(secret);
-            }
-            let secret = crate::tokens::random_hex(32);
-            crate::db::settings::set(tx, SECRET_SETTING, &secret)?;
-            Ok(secret)
-        })?;
-        Ok(Self::with_secret(secret.as_bytes()))
+    /// The site's signing key from `data_dir` (made on first start); the secret an older fanhub
+    /// kept in the database is deleted.
+    pub fn open(db: &Db, data_dir: &std::path::Path) -> Result<Self, ApiError> {
+        let key = crate::tokens::key_file(&data_dir.join(KEY_FILE)).map_err(ApiError::internal)?;
+        db.write_blocking(|tx| crate::db::settings::delete(tx, OLD_SECRET_SETTING))?;
+        Ok(Self::with_secret(&key))
     }
 
     fn with_secret(secret: &[u8]) -> Self {
@@ -76,6 +76,12 @@ impl DeviceCookies {
     }
 }
 
+/// Removes the signing key of `data_dir` (a restore): the next start makes a new one. Whether
+/// there was one.
+pub fn forget_key(data_dir: &std::path::Path) -> bool {
+    std::fs::remove_file(data_dir.join(KEY_FILE)).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +103,26 @@ mod tests {
         for junk in ["", "42", "42.abc.def", "x.y.z", &format!("{value}.more")] {
             assert_eq!(site.verify(junk), None, "{junk:?}");
         }
+    }
+
+    #[test]
+    fn the_key_is_a_file_of_the_data_dir_never_the_database_and_a_restore_makes_a_new_one() {
+        let (dir, _conn) = crate::db::open_for_tests();
+        let db = crate::db::Db::open(&crate::db::database_path(dir.path())).unwrap();
+        db.write_blocking(|tx| crate::db::settings::set(tx, OLD_SECRET_SETTING, &"secret a backup carried")).unwrap();
+        let site = DeviceCookies::open(&db, dir.path()).unwrap();
+        let value = site.issue(7);
+        let stored: Option<String> = db.read_blocking(|c| crate::db::settings::get(c, OLD_SECRET_SETTING)).unwrap();
+        assert_eq!(stored, None, "the old secret left the database");
+        assert_eq!(DeviceCookies::with_secret(b"secret a backup carried").verify(&value), None);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(KEY_FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert!(DeviceCookies::open(&db, dir.path()).unwrap().verify(&value).is_some(), "the same key next start");
+        assert!(forget_key(dir.path()));
+        assert!(DeviceCookies::open(&db, dir.path()).unwrap().verify(&value).is_none(), "a new key after a restore");
     }
 }

@@ -198,6 +198,13 @@ pub fn restore(file: &Path, data_dir: &Path) -> Result<Report, String> {
         }
         let _ = std::fs::remove_file(data_dir.join("fanhub.db-shm"));
         lines.push(format!("kept the previous database as {}", aside.display()));
+        // Device cookies are signed anew: any made with the old key (or a key a backup once
+        // carried) stop exempting anyone from the username throttle.
+        if crate::accounts::devices::forget_key(data_dir) {
+            lines.push(
+                "device cookies: a new signing key (browsers meet the username throttle until they sign in)".into(),
+            );
+        }
     }
     rename(&staged_db, &live)?;
     if let Some(uploads) = staged_uploads {

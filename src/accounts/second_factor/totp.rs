@@ -7,7 +7,7 @@
 //! account's id is the sealed value's associated data: a sealed secret moved to another row
 //! does not open.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
 use totp_rs::{Algorithm, TOTP};
@@ -31,17 +31,7 @@ pub struct Sealer {
 impl Sealer {
     /// The data dir's key, made on first start (32 random bytes as hex, readable by the owner only).
     pub fn open(data_dir: &Path) -> Result<Self, String> {
-        let path = data_dir.join(KEY_FILE);
-        let hex_key = match std::fs::read_to_string(&path) {
-            Ok(text) => text.trim().to_string(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => create_key_file(&path)?,
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        };
-        let bytes = hex::decode(&hex_key)
-            .ok()
-            .filter(|b| b.len() == 32)
-            .ok_or_else(|| format!("{}: not a key (64 hex digits expected)", path.display()))?;
-        Ok(Self::with_key(&bytes))
+        Ok(Self::with_key(&crate::tokens::key_file(&data_dir.join(KEY_FILE))?))
     }
 
     fn with_key(bytes: &[u8]) -> Self {
@@ -78,20 +68,6 @@ impl Sealer {
         let plain = self.key.open_in_place(nonce, Aad::from(user_id.to_be_bytes()), &mut body).ok()?;
         Some(plain.to_vec())
     }
-}
-
-fn create_key_file(path: &PathBuf) -> Result<String, String> {
-    use std::io::Write;
-    let key = crate::tokens::random_hex(32);
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    file.write_all(format!("{key}\n").as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(key)
 }
 
 /// A new random secret.
