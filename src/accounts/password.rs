@@ -49,11 +49,11 @@ impl Hasher {
     }
 
     pub async fn hash(&self, password: String) -> Result<String, ApiError> {
-        self.work.run(move || hash_blocking(&password)).await?
+        self.work.run(crate::heavy::HeavyKind::Passwords, move || hash_blocking(&password)).await?
     }
 
     pub async fn verify(&self, password: String, phc: Option<String>) -> Result<bool, ApiError> {
-        self.work.run(move || verify_blocking(&password, phc.as_deref())).await
+        self.work.run(crate::heavy::HeavyKind::Passwords, move || verify_blocking(&password, phc.as_deref())).await
     }
 }
 

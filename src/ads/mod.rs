@@ -328,7 +328,7 @@ pub(crate) async fn submit(
     // Decoding, re-encoding and the file write are heavy, blocking work.
     let stored = state
         .heavy_work
-        .run(move || -> Result<_, ApiError> {
+        .run(crate::heavy::HeavyKind::Uploads, move || -> Result<_, ApiError> {
             let clean = image::clean(&bytes, &file_name).map_err(|p| match p {
                 image::ImageProblem::NotAnImage | image::ImageProblem::WrongExtension { .. } => {
                     ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, p.sentence())

@@ -226,11 +226,29 @@ fn to_csv(answer: &BadgeHistoryAnswer) -> String {
     out
 }
 
-/// A text field for a spreadsheet: quoted with its quotes doubled, and a leading `=`, `+`, `-`,
-/// `@`, tab or return (which a spreadsheet would run as a formula) made text by a leading `'`.
+/// A text field for a spreadsheet: quoted with its quotes doubled, and every piece a spreadsheet
+/// could run as a formula made text by a `'` before it. A piece starts the field or follows a
+/// character some locale splits cells on (`,` `;` tab `|`), and is a formula when its first
+/// character past any whitespace (a no-break space too) is `=`, `+`, `-`, `@`, their fullwidth
+/// forms, a tab or a return.
 fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text.to_string() };
-    format!("\"{}\"", text.replace('"', "\"\""))
+    const FORMULA: [char; 10] = ['=', '+', '-', '@', '\u{FF1D}', '\u{FF0B}', '\u{FF0D}', '\u{FF20}', '\t', '\r'];
+    const CELL_BREAKS: [char; 4] = [',', ';', '\t', '|'];
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut piece_start = true;
+    for c in text.chars() {
+        if piece_start && FORMULA.contains(&c) {
+            out.push('\'');
+            piece_start = false;
+        } else if piece_start && !c.is_whitespace() {
+            piece_start = false;
+        }
+        out.push(c);
+        if CELL_BREAKS.contains(&c) {
+            piece_start = true;
+        }
+    }
+    format!("\"{}\"", out.replace('"', "\"\""))
 }
 
 #[cfg(test)]
@@ -250,6 +268,11 @@ mod tests {
         assert_eq!(csv_field("Early \"ELC\" Badge"), "\"Early \"\"ELC\"\" Badge\"");
         assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
         assert_eq!(csv_field("-1, a"), "\"'-1, a\"");
+        assert_eq!(csv_field(" =1+1"), "\" '=1+1\"", "after a space");
+        assert_eq!(csv_field("\u{a0}=1+1"), "\"\u{a0}'=1+1\"", "after a no-break space");
+        assert_eq!(csv_field("\u{FF1D}1+1"), "\"'\u{FF1D}1+1\"", "a fullwidth equals sign");
+        assert_eq!(csv_field("Badge;=1+1"), "\"Badge;'=1+1\"", "after a semicolon, a cell in some locales");
+        assert_eq!(csv_field("Mid-Alpha Badge 2"), "\"Mid-Alpha Badge 2\"", "a hyphen inside a word is left");
         let answer = BadgeHistoryAnswer {
             success: true,
             days: 2,

@@ -132,7 +132,7 @@ impl Pictures {
                 _ => self.disk.lock().unwrap_or_else(|p| p.into_inner()).retain(|k| k != &key),
             }
         }
-        let png = Bytes::from(heavy.run(move || picture::draw(&text)).await?);
+        let png = Bytes::from(heavy.run(crate::heavy::HeavyKind::CardPictures, move || picture::draw(&text)).await?);
         self.memory.insert(key.clone(), png.clone(), crate::time::now_ms());
         self.keep_on_disk(key, png.clone()).await;
         Ok((png, Source::Drawn))
