@@ -2,8 +2,11 @@ import { hydrate, render } from 'preact';
 import App from './App';
 import { queryClient } from './lib/queryClient';
 import { seedSiteFromShell } from './lib/site';
+import { captureAdminKeyFromUrl } from './lib/admin/urlKey';
 import './index.css';
 
+// First of all: an admin key in the address leaves it before anything else loads.
+captureAdminKeyFromUrl();
 seedSiteFromShell(queryClient);
 const root = document.getElementById('app');
 // A shell that carries its page's first screen (src/shell/first_screen.rs) is hydrated in place, so

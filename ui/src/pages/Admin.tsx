@@ -20,20 +20,9 @@ import { ADMIN_KEYS } from '../lib/admin/queries';
 import { ApiError, errorSentence } from '../lib/api';
 import { useSite } from '../lib/site';
 import { toast } from '../lib/toast';
+import { takeCapturedAdminKey } from '../lib/admin/urlKey';
 
 const DEFAULT_COLORS = { backgroundColor: '#7c3aed', textColor: '#ffffff', borderColor: '#8b5cf6' };
-
-/** Reads ?key= from the address and removes it (history.replaceState) so the key does not linger. */
-export function takeKeyFromUrl(): string | null {
-  if (typeof window === 'undefined') return null;
-  const url = new URL(window.location.href);
-  const key = url.searchParams.get('key');
-  if (key === null) return null;
-  url.searchParams.delete('key');
-  const search = url.searchParams.toString();
-  window.history.replaceState(window.history.state, '', url.pathname + (search ? `?${search}` : '') + url.hash);
-  return key;
-}
 
 export default function Admin() {
   const qc = useQueryClient();
@@ -66,7 +55,7 @@ export default function Admin() {
 
   // ?key= (from the key creation screens): take it out of the address at once...
   useEffect(() => {
-    setUrlKey(takeKeyFromUrl());
+    setUrlKey(takeCapturedAdminKey());
   }, []);
   // ...and submit it once we know this browser is not already an admin.
   useEffect(() => {
