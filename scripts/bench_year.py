@@ -76,7 +76,7 @@ class Server:
         t0 = time.perf_counter()
         self.log = open(self.log_path, "w")
         self.p = subprocess.Popen([b.BIN, "serve", "--addr", "127.0.0.1:0", "--data-dir", data_dir, "--site", site,
-                                   "--trusted-proxy", "127.0.0.1/32"],
+                                   "--trusted-proxy", "127.0.0.1/32", "--metrics"],
                                   stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
         line = self.p.stdout.readline()
         self.start_s = time.perf_counter() - t0
@@ -138,33 +138,64 @@ def sign_in(s, name):
     return cookie.split(";", 1)[0]
 
 
-def path_values(side, s):
-    """Ids that exist on this site, per path parameter name."""
+def path_values(side, s, cookie):
+    """Ids and names that exist on this site, per parameter name (`path:name` for one path)."""
     box = [None]
-    status, _, body = request(box, s.host, "GET", "/api/commands")
-    commands = json.loads(body) if status == 200 else []
+
+    def get(path, headers=None):
+        status, _, body = request(box, s.host, "GET", path, headers)
+        return json.loads(body) if status == 200 else {}
+
+    commands = get("/api/commands")
     items = commands if isinstance(commands, list) else commands.get("commands", [])
-    command_id = str(items[0]["id"]) if items else "1"
+    guides = get("/api/guides")
+    guide_items = guides if isinstance(guides, list) else guides.get("guides", [])
+    site = get("/api/site")
+    me = get("/api/auth/user", {"Cookie": cookie})
+    me_id = str((me.get("user") or me).get("id", 1))
+    command_categories = sorted({c.get("category") for c in items if c.get("category")}) or ["Building"]
+    guide_categories = sorted({g.get("category") for g in guide_items if g.get("category")}) or ["Building"]
+    site_text = open(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data/site.toml")).read()
+    codes = re.findall(r'^code = "(\w+)"', site_text, re.M)
     return {
         "badgeId": [str(i) for i in side.get("badgeIds", [2125001])],
         "username": side.get("playerNames") or ["VetYear"],
-        "groupId": [str(i) for i in side.get("groupIds", [1404])] or ["1404"],
+        "groupId": [str(i) for i in side.get("groupIds", [7001])] or ["7001"],
         "id": [str(i) for i in range(1, max(2, side.get("scans", 1)) + 1)],
         "userId": [str(i) for i in side.get("playerIds", [1])] or ["1"],
-        "commandId": [command_id],
+        "/api/favorites/{userId}:userId": [me_id],
+        "/api/v1/guides/category/{category}:category": guide_categories,
+        "category": command_categories,
+        # The products are the [updates.NAME] tables of the site file; the path is NAME-updates.
+        "productUpdates": [f"{n}-updates" for n in re.findall(r"^\[updates\.(\w+)\]", site_text, re.M)] or ["game-updates"],
+        "commandId": [str(items[0]["id"]) if items else "1"],
+        "query": {"generation": [""] + codes, "category": command_categories},
     }
 
 
-def query_value(p, i, side):
+def pattern_options(pattern):
+    """The words a `^\\s*(a|b|c)?\\s*$` pattern of the OpenAPI document allows, lower-cased."""
+    group = re.search(r"\((.*)\)", pattern or "")
+    if not group:
+        return []
+    words = re.sub(r"\[(.).\]", lambda m: m.group(1).lower(), group.group(1)).replace("\\.", ".")
+    return [w for w in words.split("|") if re.fullmatch(r"[\w.-]+", w)]
+
+
+def query_value(p, i, side, values):
     """The i-th sample's value of a query parameter: distinct where a cache would hide the cost."""
     name, schema = p["name"], p.get("schema", {})
-    enum = schema.get("enum") or [v for o in schema.get("oneOf", []) for v in o.get("enum", [])]
+    options = schema.get("enum") or pattern_options(schema.get("pattern"))
+    top = schema.get("maximum", 10**9)
+    if name in values and name not in ("q",):
+        vals = values[name]
+        return vals[i % len(vals)]
     if name == "days":
-        return str(1 + i % 365)
+        return str(1 + i % min(365, top))
     if name == "page":
-        return str(1 + i % 2000)
+        return str(1 + i % min(2000, top))
     if name == "limit":
-        return "50"
+        return str(min(50, top))
     if name == "since":
         return str(i * 37)
     if name == "q":
@@ -172,10 +203,10 @@ def query_value(p, i, side):
         return names[i % len(names)][: 3 + i % 4]
     if name == "format":
         return "csv" if i % 2 else "json"
-    if enum:
-        return str(enum[i % len(enum)])
+    if options:
+        return str(options[i % len(options)])
     if schema.get("type") == "integer":
-        return str(1 + i % 100)
+        return str(min(1 + i % 100, top))
     return "Star"
 
 
@@ -200,9 +231,9 @@ def sample_route(s, path, params, headers_for, side, values, n_max, secs):
         url = path
         for p in params:
             if p["in"] == "path":
-                vals = values.get(p["name"], ["1"])
+                vals = values.get(path + ":" + p["name"]) or values.get(p["name"], ["1"])
                 url = url.replace("{" + p["name"] + "}", urllib.parse.quote(vals[i % len(vals)]))
-        q = [(p["name"], query_value(p, i, side)) for p in params if p["in"] == "query"]
+        q = [(p["name"], query_value(p, i, side, values.get("query", {}))) for p in params if p["in"] == "query"]
         if q:
             url += "?" + urllib.parse.urlencode(q)
         status, secs_taken, _ = request(box, s.host, "GET", url, headers_for(i), sink=True)
@@ -250,8 +281,9 @@ def route_table(b, sides, n_max, secs):
                 row[side["label"]] = (pct(lat, 0.5), pct(lat, 0.99), len(lat), refused, errors, statuses)
             rows.append(row)
             e, y = row["empty"], row["year"]
-            print(f"    {row['route']:<60} empty p50/p99 {e[0]:8.2f}/{e[1]:8.2f} ms (n {e[2]}, refused {e[3]}, 5xx {e[4]})"
-                  f"   year {y[0]:8.2f}/{y[1]:8.2f} ms (n {y[2]}, refused {y[3]}, 5xx {y[4]})", flush=True)
+            c4 = lambda r: sum(v for k, v in r[5].items() if 400 <= int(k) < 500 and int(k) != 429)
+            print(f"    {row['route']:<60} empty p50/p99 {e[0]:8.2f}/{e[1]:8.2f} ms (n {e[2]}, 4xx {c4(e)}, refused {e[3]}, 5xx {e[4]})"
+                  f"   year {y[0]:8.2f}/{y[1]:8.2f} ms (n {y[2]}, 4xx {c4(y)}, refused {y[3]}, 5xx {y[4]})", flush=True)
     return rows
 
 
@@ -384,7 +416,7 @@ def year(b):
                                      {"Content-Type": "application/json", "Origin": s.base, "X-Forwarded-For": "10.79.0.1"}, body)
                 x["generated_key"] = json.loads(made).get("key", x["public_key"])
             x["cookie"] = sign_in(s, "yearbench")
-            x["values"] = path_values(x["meta"], s)
+            x["values"] = path_values(x["meta"], s, x["cookie"])
         print("  every GET operation (sequential, one connection; refused = 429/503, apart)")
         table = route_table(b, sides, n_max, route_secs)
         over = [r for r in table if r["year"][1] > (GOAL_PANEL_P99_MS if r["route"] in PANELS else GOAL_P99_MS)]
