@@ -180,6 +180,9 @@ fn cumulative(per_year: f64, scale: f64, days: i64) -> i64 {
     (per_year * scale * days as f64 / YEAR).floor() as i64
 }
 
+/// Writes one day's rows of some tables (the day's index from the first day).
+type DayWriter = fn(&rusqlite::Transaction, &Plan, i64);
+
 struct Plan {
     path: PathBuf,
     scale: f64,
@@ -299,7 +302,7 @@ fn main() {
         timed("keys, settings, badges", || entities(&mut conn, &plan));
     }
     let days = first_new..=(plan.last - plan.origin);
-    let tables: &[(&str, fn(&rusqlite::Transaction, &Plan, i64))] = &[
+    let tables: &[(&str, DayWriter)] = &[
         ("visits (page_views, route_views, daily and monthly visitors)", visits),
         ("accounts, sign-ins, sessions, events", accounts),
         ("keyed calls (api_key_hourly, api_key_ips)", keyed_calls),
@@ -668,9 +671,9 @@ fn lookups(tx: &rusqlite::Transaction, plan: &Plan, i: i64) {
             2017..2021 => ("MIDGEN", "Regular", false),
             _ => ("NEWGEN", "Newgen", true),
         };
-        let elc: Option<i64> = if h % 9 == 0 {
+        let elc: Option<i64> = if h.is_multiple_of(9) {
             None
-        } else if y < 2017 && h % 5 == 0 {
+        } else if y < 2017 && h.is_multiple_of(5) {
             Some(1 + (h % 3) as i64)
         } else {
             Some(0)
@@ -692,8 +695,8 @@ fn lookups(tx: &rusqlite::Transaction, plan: &Plan, i: i64) {
                 id,
                 name,
                 format!("{} {}", FIRST[(h % 7) as usize], n),
-                h % 50 == 0,
-                h % 400 == 0,
+                h.is_multiple_of(50),
+                h.is_multiple_of(400),
                 created,
                 generation,
                 class,
@@ -881,7 +884,7 @@ fn community(tx: &rusqlite::Transaction, plan: &Plan, i: i64) {
         ])
         .unwrap();
         if plan.last - day > 3 {
-            let state = if n % 3 == 0 { "rejected" } else { "approved" };
+            let state = if n.is_multiple_of(3) { "rejected" } else { "approved" };
             tx.execute(
                 "UPDATE advertisements SET status = ?2, reviewed_at = ?3 WHERE id = ?1",
                 params![tx.last_insert_rowid(), state, at + DAY_MS],
