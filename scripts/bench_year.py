@@ -17,7 +17,7 @@ temporary dir), BENCH_YEAR_QUICK=1 (short waits: to try the section), FANHUB_BEN
 --example year_db`). The fake Roblox answers the badge polls (FANHUB_BENCH_FAKE_ROBLOX as for
 the other sections).
 """
-import http.client, json, os, re, shutil, signal, statistics, subprocess, tempfile, threading, time, urllib.parse
+import datetime, http.client, json, os, re, shutil, signal, statistics, subprocess, tempfile, threading, time, urllib.parse
 
 # BENCH_YEAR_QUICK=1: short waits (idle 10 s, writes 10 s), to try the section, not to measure.
 QUICK = os.environ.get("BENCH_YEAR_QUICK") == "1"
@@ -277,7 +277,7 @@ def route_table(b, sides, n_max, secs):
                     return h
 
                 lat, refused, errors, statuses = sample_route(s, path, params, headers_for, meta, side["values"],
-                                                              n_max if variant != "generated key" else max(20, n_max // 2), secs)
+                                                              n_max if variant != "generated key" else max(1, n_max // 2), secs)
                 row[side["label"]] = (pct(lat, 0.5), pct(lat, 0.99), len(lat), refused, errors, statuses)
             rows.append(row)
             e, y = row["empty"], row["year"]
@@ -342,13 +342,19 @@ def db_size(data_dir):
 
 
 def upgrade_seconds(log_path):
-    """The first start's migration lines: seconds from the first to the last (0: none applied)."""
-    stamps = []
+    """From the first log line to the last that mentions a migration (the upgrade's progress), in
+    seconds, and how many such lines; (0, 0) when nothing was migrated."""
+    first = last = None
+    lines = 0
     for line in open(log_path, errors="replace"):
+        m = re.match(r"\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?)Z?", line)
+        if not m:
+            continue
+        at = datetime.datetime.fromisoformat(m.group(1))
+        first = first or at
         if "migration" in line.lower():
-            m = re.match(r"\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?)", line)
-            stamps.append(m.group(1) if m else None)
-    return stamps
+            last, lines = at, lines + 1
+    return ((last - first).total_seconds() if last else 0.0), lines
 
 
 def starts(b, data_dir, site, fake_base, label, n=5):
@@ -382,15 +388,17 @@ def year(b):
         first = Server(b, y_dir, site, fake_base, "year-first")
         first_s = first.start_s
         first.stop()
-        migrations = upgrade_seconds(first.log_path)
+        upgrade_s, migration_lines = upgrade_seconds(first.log_path)
         e = Server(b, e_dir, site, fake_base, "empty-first")
         e.stop()
-        b.note("year: first start (with the one-time upgrade)", f"{first_s:.2f} s", f"{len(migrations)} migration log lines")
+        b.note("year: first start (with the one-time upgrade) / the upgrade in the log", f"{first_s:.2f} / {upgrade_s:.2f} s",
+               f"{migration_lines} log lines name a migration")
         start_e = starts(b, e_dir, site, fake_base, "empty")
         start_y = starts(b, y_dir, site, fake_base, "year")
         b.note("start to listening, empty / year (median of 5)", f"{start_e:.0f} / {start_y:.0f} ms", "goal <= 300 ms")
         goals.append(("start to listening <= 300 ms", start_y <= 300, f"{start_y:.0f} ms"))
-        goals.append(("one-time upgrade <= 60 s", first_s <= 60, f"first start {first_s:.1f} s"))
+        goals.append(("one-time upgrade <= 60 s, its progress in the log", first_s <= 60 and (migration_lines > 0 or upgrade_s == 0),
+                      f"first start {first_s:.1f} s, {upgrade_s:.1f} s in the log over {migration_lines} lines"))
 
         empty_admin = subprocess.run([b.BIN, "admin-key", "--data-dir", e_dir, "--name", "year bench"],
                                      capture_output=True, text=True, check=True, env={**os.environ, "RUST_LOG": "warn"}).stdout.strip()
