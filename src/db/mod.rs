@@ -12,6 +12,7 @@ use crate::error::ApiError;
 
 mod migrations;
 pub mod settings;
+mod sql_log;
 
 pub use migrations::{LATEST_VERSION, MigrationError};
 
@@ -66,6 +67,7 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    sql_log::install(conn);
     Ok(())
 }
 
