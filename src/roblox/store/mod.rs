@@ -282,16 +282,33 @@ pub fn like_prefix(q: &str) -> String {
     out
 }
 
-/// Stored players whose username or display name starts with `q` (case-insensitive), the
-/// shortest username first.
+/// Stored players whose username or display name starts with `q` (LIKE's case folding: ASCII
+/// letters only), the shortest username first, then by username. Read length by length through
+/// the search indexes of migration 0020 (each length two range reads of index entries alone),
+/// stopping once `limit` are found: a one-letter query costs what a rare name costs.
 pub fn search_players(conn: &Connection, q: &str, limit: u32) -> Result<Vec<PlayerRow>, ApiError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {PLAYER_COLUMNS} FROM players p
-         WHERE p.username LIKE ?1 ESCAPE '\\' OR p.display_name LIKE ?1 ESCAPE '\\'
-         ORDER BY length(p.username), p.username LIMIT ?2"
-    ))?;
-    let rows = stmt.query_map(params![like_prefix(q), limit], player_from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let limit = (limit as usize).min(PLAYERS_BY_ID);
+    let pattern = like_prefix(q);
+    let mut next_length =
+        conn.prepare_cached("SELECT MIN(length(p.username)) FROM players p WHERE length(p.username) > ?1")?;
+    let mut of_length = conn.prepare_cached(
+        "SELECT p.user_id, p.username FROM players p WHERE length(p.username) = ?2 AND p.username LIKE ?1 ESCAPE '\\'
+         UNION
+         SELECT p.user_id, p.username FROM players p WHERE length(p.username) = ?2 AND p.display_name LIKE ?1 ESCAPE '\\'
+         ORDER BY 2, 1 LIMIT ?3",
+    )?;
+    let mut ids: Vec<i64> = Vec::with_capacity(limit);
+    let mut length = -1i64;
+    while ids.len() < limit {
+        let Some(next) = next_length.query_row([length], |r| r.get::<_, Option<i64>>(0))? else { break };
+        length = next;
+        let found = of_length.query_map(params![pattern, length, (limit - ids.len()) as i64], |r| r.get(0))?;
+        for id in found {
+            ids.push(id?);
+        }
+    }
+    let mut found = players_by_id(conn, &ids)?;
+    Ok(ids.iter().filter_map(|id| found.remove(&(*id as u64))).collect())
 }
 
 /// Rewrites stored players whose `generation` is not a generation code (rows stored when the
@@ -327,9 +344,10 @@ pub fn recode_generations(tx: &Transaction, rules: &Classification) -> Result<us
     Ok(changed)
 }
 
-/// The admin dashboard's "ELC badges found": ELC badges owned, summed over the players looked up.
+/// The admin dashboard's "ELC badges found": ELC badges owned, summed over the players looked up
+/// (kept by the triggers of migration 0020: a sum over every player grew with the site).
 pub fn elc_badges_found(conn: &Connection) -> Result<i64, ApiError> {
-    Ok(conn.query_row("SELECT COALESCE(SUM(elc_count), 0) FROM players", [], |r| r.get(0))?)
+    Ok(conn.query_row("SELECT elc_badges FROM player_elc_total WHERE id = 1", [], |r| r.get(0))?)
 }
 
 /// The latest figures of one badge.
@@ -359,7 +377,9 @@ pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> 
             awarded_count = excluded.awarded_count, past_day = excluded.past_day, updated_at = excluded.updated_at",
     )?;
     let mut snap = tx.prepare_cached(
-        "INSERT OR REPLACE INTO badge_snapshots (badge_id, taken_at, awarded_count, past_day) VALUES (?1, ?2, ?3, ?4)",
+        // An upsert, not INSERT OR REPLACE: the replaced row would fire no delete trigger (db::table_counts).
+        "INSERT INTO badge_snapshots (badge_id, taken_at, awarded_count, past_day) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (badge_id, taken_at) DO UPDATE SET awarded_count = excluded.awarded_count, past_day = excluded.past_day",
     )?;
     for b in badges {
         info.execute(params![

@@ -46,9 +46,7 @@ pub async fn group_leaderboard(
         .db
         .read(move |c| {
             kept_or_made(&s, c, query, |c, version| {
-                let group =
-                    store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
-                let group = group.ok_or_else(|| {
+                let group = store::group_summary_of(c, group_id)?.ok_or_else(|| {
                     ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group.")
                 })?;
                 let ids = s.scans.rankings.get_or_make(&format!("group {group_id}"), version, || {

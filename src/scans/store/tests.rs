@@ -163,3 +163,156 @@ fn the_counts_follow_every_change_and_pages_walk_each_order_without_overlap() {
     }
     tx.commit().unwrap();
 }
+
+/// The search as it read before its indexes (migration 0020): a LIKE over every player. The
+/// indexed search must give the same players in the same order (ties on a username, which the
+/// old order left to chance, by user id).
+fn search_by_scan(conn: &rusqlite::Connection, q: &str, limit: u32) -> Vec<u64> {
+    conn.prepare(
+        "SELECT p.user_id FROM players p NOT INDEXED
+         WHERE p.username LIKE ?1 ESCAPE '\\' OR p.display_name LIKE ?1 ESCAPE '\\'
+         ORDER BY length(p.username), p.username, p.user_id LIMIT ?2",
+    )
+    .unwrap()
+    .query_map(rusqlite::params![like_prefix(q), limit], |r| r.get::<_, i64>(0))
+    .unwrap()
+    .map(|id| id.unwrap() as u64)
+    .collect()
+}
+
+#[test]
+fn the_indexed_search_finds_what_the_scan_of_every_player_found() {
+    let (_dir, mut conn) = crate::db::open_for_tests();
+    let tx = conn.transaction().unwrap();
+    // Case, wildcards and the escape character, short and long names, ties, non-ASCII (which
+    // LIKE compares case-sensitively), display names that match where usernames do not.
+    let names = [
+        ("Star", "Star"),
+        ("star", "Twinkle"),
+        ("STARLIGHT", "Night"),
+        ("Stargazer_9", "Star Gazer"),
+        ("Moon", "starry moon"),
+        ("Sun", "STAR"),
+        ("Star_Fox", "Fox"),
+        ("StarXFox", "Fox"),
+        ("100%Real", "Percent"),
+        ("100xReal", "x"),
+        ("back\\slash", "Slash"),
+        ("Éclair", "éclair"),
+        ("éclair2", "Éclair"),
+        ("Ünter", "under"),
+        ("Zed", "Zed"),
+        ("zed", "zed"),
+        ("ab", "a"),
+        ("a", "ab"),
+        ("Aa", "_"),
+        ("_under", "%pct"),
+    ];
+    let mut id = 0u64;
+    for round in 0..6 {
+        for (username, display) in names {
+            id += 1;
+            let mut row = player(id, "OLDGEN", Some(1), 2010, 1);
+            (row.username, row.display_name) = (format!("{username}{}", "x".repeat(round)), display.to_string());
+            if round == 5 {
+                row.username = username.to_string(); // the same username twice: ties broken by id
+            }
+            crate::roblox::store::upsert_player(&tx, &row).unwrap();
+        }
+    }
+    let queries = [
+        "s", "S", "st", "sta", "Star", "STAR", "star_", "Star_F", "star%", "100%", "100_", "back\\", "\\", "%", "_",
+        "é", "É", "Éc", "ü", "Ü", "z", "a", "ab", "Aa", "x", "nothing", "Starxxxxx", "Star Gazer", "twin",
+    ];
+    for q in queries {
+        for limit in [1, 3, 20, 100] {
+            let indexed: Vec<u64> = search_players(&tx, q, limit).unwrap().iter().map(|p| p.user_id).collect();
+            assert_eq!(indexed, search_by_scan(&tx, q, limit), "q={q:?} limit={limit}");
+        }
+    }
+    assert_eq!(search_players(&tx, "É", 100).unwrap().len(), search_by_scan(&tx, "É", 100).len());
+    assert!(search_by_scan(&tx, "s", 100).len() > 20, "the fixture exercises more than one length");
+    tx.commit().unwrap();
+}
+
+#[test]
+fn the_search_reads_its_indexes_not_every_player() {
+    let (_dir, conn) = crate::db::open_for_tests();
+    let plan = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> String {
+        conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map(params, |r| r.get::<_, String>(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let of_length = plan(
+        "SELECT p.user_id, p.username FROM players p WHERE length(p.username) = ?2 AND p.username LIKE ?1 ESCAPE '\\'
+         UNION
+         SELECT p.user_id, p.username FROM players p WHERE length(p.username) = ?2 AND p.display_name LIKE ?1 ESCAPE '\\'
+         ORDER BY 2, 1 LIMIT ?3",
+        &[&"Star%", &4, &20],
+    );
+    assert!(of_length.contains("COVERING INDEX players_search_username (<expr>=? AND username>? AND username<?)"), "{of_length}");
+    assert!(
+        of_length.contains("COVERING INDEX players_search_display (<expr>=? AND display_name>? AND display_name<?)"),
+        "{of_length}"
+    );
+    let next = plan("SELECT MIN(length(p.username)) FROM players p WHERE length(p.username) > ?1", &[&3]);
+    assert!(next.contains("COVERING INDEX players_search_username"), "{next}");
+}
+
+/// The group figures as they were counted per request before migration 0020.
+fn counted(conn: &rusqlite::Connection, group_id: i64) -> (u64, u64, u64) {
+    conn.query_row(
+        "SELECT (SELECT COUNT(*) FROM group_members m WHERE m.group_id = ?1),
+                (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = ?1 AND p.is_veteran),
+                (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = ?1 AND p.is_newgen)",
+        [group_id],
+        |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn group_figures_kept_by_triggers_equal_the_counts() {
+    let (_dir, mut conn) = crate::db::open_for_tests();
+    let tx = conn.transaction().unwrap();
+    let check = |tx: &rusqlite::Transaction| {
+        let mut summaries = group_summaries(tx, 0, 100).unwrap().0;
+        summaries.sort_by_key(|g| g.group_id);
+        assert_eq!(summaries.len(), 2);
+        for g in summaries {
+            assert_eq!((g.members, g.veterans, g.newgens), counted(tx, g.group_id as i64), "group {}", g.group_id);
+            assert_eq!(group_summary_of(tx, g.group_id).unwrap(), Some(g));
+        }
+    };
+    let (a, _) = queue_scan(&tx, 7, "Seven", 3, "me", None, 1).unwrap();
+    let (b, _) = queue_scan(&tx, 8, "Eight", 3, "me", None, 1).unwrap();
+    check(&tx); // scanned, no members yet
+    mark_running(&tx, a.id, 2).unwrap();
+    mark_running(&tx, b.id, 2).unwrap();
+    // Members recorded before and after their players are stored; one player in both groups.
+    let page: Vec<MemberOutcome> = (1..=6).map(|id| outcome(id, "other")).collect();
+    record_page(&tx, a.id, 7, &page, Some("c"), 3).unwrap();
+    for id in 1..=8u64 {
+        let generation = if id % 2 == 0 { "NEWGEN" } else { "OLDGEN" };
+        crate::roblox::store::upsert_player(&tx, &player(id, generation, Some(1), 2010, 1)).unwrap();
+    }
+    record_page(&tx, b.id, 8, &[outcome(5, "other"), outcome(7, "other"), outcome(9, "other")], None, 4).unwrap();
+    // The same page again changes nothing; a player reclassified, one deleted, a member gone.
+    record_page(&tx, a.id, 7, &page, None, 5).unwrap();
+    check(&tx);
+    crate::roblox::store::upsert_player(&tx, &player(5, "NEWGEN", None, 2020, 2)).unwrap();
+    check(&tx);
+    tx.execute("DELETE FROM players WHERE user_id = 3", []).unwrap();
+    tx.execute("DELETE FROM group_members WHERE group_id = 8 AND user_id = 7", []).unwrap();
+    tx.execute("UPDATE players SET is_veteran = 0, is_newgen = 0 WHERE user_id = 1", []).unwrap();
+    check(&tx);
+    assert!(finish(&tx, a.id, "completed", None, 6).unwrap());
+    let seven = group_summary_of(&tx, 7).unwrap().unwrap();
+    assert_eq!((seven.group_name.as_str(), seven.last_scan_state.as_str(), seven.members), ("Seven", "completed", 6));
+    assert_eq!(group_summary_of(&tx, 99).unwrap(), None);
+    tx.commit().unwrap();
+}
