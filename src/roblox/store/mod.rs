@@ -241,6 +241,57 @@ pub fn players_page(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// One page of stored players in `sort`'s order that follows the player `after_user_id` (the
+/// last of the page before: a cursor), optionally of one generation. Read by key, not offset:
+/// each part of the order is a range of its index (`WHERE (created, user_id) > (?, ?)`), so a
+/// page deep in the ranking costs what the first one does. An ELC ranking is read in up to
+/// three ranges: the rest of the cursor's count, the lower counts, then the players whose
+/// count is unknown (NULL, last). None when that player is no longer stored.
+pub fn players_after(
+    conn: &Connection,
+    generation: Option<&str>,
+    sort: Sort,
+    after_user_id: i64,
+    limit: u32,
+) -> Result<Option<Vec<PlayerRow>>, ApiError> {
+    use rusqlite::types::Value;
+    let Some(last) = players_by_id(conn, &[after_user_id])?.remove(&(after_user_id as u64)) else {
+        return Ok(None);
+    };
+    let (elc, created, checked) = (last.elc_count.map(i64::from), Value::Text(last.created), last.checked_at);
+    let id = Value::Integer(after_user_id);
+    let ranges: Vec<(&str, Vec<Value>)> = match sort {
+        Sort::Elc => match elc {
+            Some(e) => vec![
+                ("p.elc_count = ?3 AND (p.created, p.user_id) > (?4, ?5)", vec![e.into(), created, id]),
+                ("p.elc_count < ?3", vec![e.into()]),
+                ("p.elc_count IS NULL", vec![]),
+            ],
+            None => vec![("p.elc_count IS NULL AND (p.created, p.user_id) > (?3, ?4)", vec![created, id])],
+        },
+        Sort::Oldest => vec![("(p.created, p.user_id) > (?3, ?4)", vec![created, id])],
+        Sort::Newest => vec![("(p.created, p.user_id) < (?3, ?4)", vec![created, id])],
+        Sort::Recent => vec![("(p.checked_at, p.user_id) < (?3, ?4)", vec![checked.into(), id])],
+    };
+    let filter = if generation.is_some() { "p.generation = ?2" } else { "?2 IS NULL" };
+    let mut page = Vec::with_capacity(limit as usize);
+    for (range, values) in ranges {
+        if page.len() >= limit as usize {
+            break;
+        }
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {PLAYER_COLUMNS} FROM players p WHERE {filter} AND {range} ORDER BY {} LIMIT ?1",
+            sort.order_by()
+        ))?;
+        let head = [Value::Integer((limit as usize - page.len()) as i64), generation.map_or(Value::Null, |g| Value::Text(g.to_string()))];
+        let rows = stmt.query_map(rusqlite::params_from_iter(head.into_iter().chain(values)), player_from_row)?;
+        for row in rows {
+            page.push(row?);
+        }
+    }
+    Ok(Some(page))
+}
+
 /// Every user id of one ranking (of one generation or all) in its order, read from the order's
 /// index alone. A deep page is then a slice of it instead of an index walk of `offset` entries.
 pub fn ranking_ids(conn: &Connection, generation: Option<&str>, sort: Sort) -> Result<Vec<i64>, ApiError> {

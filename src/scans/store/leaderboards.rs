@@ -86,6 +86,24 @@ pub fn leaderboard(
     Ok((players, total))
 }
 
+/// The page of all stored players (optionally of one generation) that follows the player
+/// `after_user_id`, ranked `after_rank + 1` on, and how many there are; None when that player
+/// is no longer stored (see `roblox_store::players_after`).
+pub fn leaderboard_after(
+    conn: &Connection,
+    generation: Option<&str>,
+    sort: Sort,
+    (after_rank, after_user_id): (u64, i64),
+    limit: u32,
+) -> Result<Option<(Vec<PlayerEntry>, u64)>, ApiError> {
+    let total = player_count(conn, generation)?;
+    let Some(rows) = roblox_store::players_after(conn, generation, sort, after_user_id, limit)? else {
+        return Ok(None);
+    };
+    let players = rows.into_iter().zip(after_rank + 1..).map(|(p, rank)| PlayerEntry::of(p, rank, None)).collect();
+    Ok(Some((players, total)))
+}
+
 /// The players with these ids (at most a page of 100), in this order, ranked from `first_rank`
 /// (ids no longer stored are skipped).
 pub fn players_in_order(conn: &Connection, ids: &[i64], first_rank: u64) -> Result<Vec<PlayerEntry>, ApiError> {

@@ -121,6 +121,7 @@ fn the_counts_follow_every_change_and_pages_walk_each_order_without_overlap() {
     assert_eq!((player_count(&tx, Some("OLDGEN")).unwrap(), player_count(&tx, Some("NEWGEN")).unwrap()), (62, 63));
     tx.execute("DELETE FROM players WHERE user_id = 2", []).unwrap();
     assert_eq!((player_count(&tx, None).unwrap(), player_count(&tx, Some("MIDGEN")).unwrap()), (249, 62));
+    assert_eq!(leaderboard_after(&tx, None, Sort::Elc, (1, 2), 10).unwrap(), None, "a cursor at a player gone");
     assert_eq!(player_count(&tx, Some("Nothing")).unwrap(), 0);
 
     for generation in [None, Some("OLDGEN")] {
@@ -159,6 +160,20 @@ fn the_counts_follow_every_change_and_pages_walk_each_order_without_overlap() {
             assert_eq!(ids.iter().map(|id| *id as u64).collect::<Vec<_>>(), expected, "{generation:?} {sort:?}");
             let (page, _) = leaderboard(&tx, generation, sort, 14, 7).unwrap();
             assert_eq!(players_in_order(&tx, &ids[14..21], 15).unwrap(), page, "{generation:?} {sort:?}");
+            // Pages by key, each from the last player of the one before, are the OFFSET pages.
+            for limit in [1, 7, 100] {
+                let mut by_key = Vec::new();
+                let (mut page, _) = leaderboard(&tx, generation, sort, 0, limit).unwrap();
+                while let Some(last) = page.last().map(|p| (p.rank, p.user_id as i64)) {
+                    let (offset_page, _) = leaderboard(&tx, generation, sort, last.0, limit).unwrap();
+                    by_key.extend(page);
+                    let (next, total) = leaderboard_after(&tx, generation, sort, last, limit).unwrap().unwrap();
+                    assert_eq!(total, expected.len() as u64);
+                    assert_eq!(next, offset_page, "{generation:?} {sort:?} after {last:?}");
+                    page = next;
+                }
+                assert_eq!(by_key.iter().map(|p| p.user_id).collect::<Vec<_>>(), expected, "{generation:?} {sort:?}");
+            }
         }
     }
     tx.commit().unwrap();
