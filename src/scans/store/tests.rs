@@ -331,3 +331,121 @@ fn group_figures_kept_by_triggers_equal_the_counts() {
     assert_eq!(group_summary_of(&tx, 99).unwrap(), None);
     tx.commit().unwrap();
 }
+
+/// The figures of the report on issue 37: 500,000 players (names from 26 common words, a third
+/// lower-cased), 50 groups of 5,000 members, read before (the statements as they were) and
+/// after. Run with `--ignored --nocapture`; prints milliseconds, the median of 5 runs.
+#[test]
+#[ignore = "builds 500,000 players; a measurement, not a check"]
+fn measure_reads_on_a_year_of_players() {
+    use std::time::Instant;
+    let (_dir, conn) = crate::db::open_for_tests();
+    let started = Instant::now();
+    conn.execute_batch(
+        "BEGIN;
+         CREATE TEMP TABLE words (id INTEGER PRIMARY KEY, word TEXT);
+         INSERT INTO words (id, word) VALUES (0,'Star'),(1,'Shadow'),(2,'Dragon'),(3,'Ninja'),(4,'Pro'),(5,'Cool'),
+           (6,'Epic'),(7,'Builder'),(8,'Gamer'),(9,'Blox'),(10,'Night'),(11,'Fire'),(12,'Ice'),(13,'Dark'),(14,'Light'),
+           (15,'Sky'),(16,'Moon'),(17,'Sun'),(18,'Wolf'),(19,'Cat'),(20,'Dog'),(21,'Ace'),(22,'Max'),(23,'Zed'),(24,'Luna'),(25,'Nova');
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500000)
+         INSERT INTO players (user_id, username, display_name, verified, banned, created, generation, classification,
+                              is_newgen, is_veteran, elc_count, confidence, checked_at)
+         SELECT i, u, CASE i % 3 WHEN 0 THEN u ELSE (SELECT word FROM words WHERE id = i * 13 % 26) || ' ' || (SELECT word FROM words WHERE id = i * 17 % 26) END,
+                0, 0, printf('20%02d-%02d-01T00:00:00Z', 6 + i % 19, 1 + i % 12),
+                CASE WHEN i % 19 < 3 THEN 'VETERAN' WHEN i % 19 < 12 THEN 'OLDGEN' ELSE 'NEWGEN' END, 'x',
+                i % 19 >= 12, i % 19 < 3, CASE WHEN i % 7 = 0 THEN NULL ELSE i % 11 END, 80, i
+         FROM (SELECT i, CASE i % 3 WHEN 0 THEN lower(w) ELSE w END || (i * 7919 % 100000) AS u
+               FROM (SELECT i, (SELECT word FROM words WHERE id = i * 31 % 26) || (SELECT word FROM words WHERE id = i % 26) AS w FROM n));
+         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 249999)
+         INSERT INTO scans (group_id, group_name, scanned_by, state, created_at, updated_at)
+         SELECT DISTINCT i % 50 + 1, 'Group ' || (i % 50 + 1), 'bench', 'completed', 1, 1 FROM n WHERE i < 50;
+         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 249999)
+         INSERT INTO group_members (group_id, user_id, role_name, role_rank, seen_at)
+         SELECT i / 5000 + 1, (i * 7 % 500000) + 1, 'Member', 1, 1 FROM n;
+         COMMIT;",
+    )
+    .unwrap();
+    eprintln!("built 500,000 players and 50 groups of 5,000 in {} ms", started.elapsed().as_millis());
+    let median = |f: &mut dyn FnMut()| -> f64 {
+        let mut times: Vec<f64> = (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect();
+        times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        times[2]
+    };
+    for q in ["Star", "s", "st", "zzz"] {
+        let before = median(&mut || {
+            search_by_scan(&conn, q, 20);
+        });
+        let after = median(&mut || {
+            search_players(&conn, q, 20).unwrap();
+        });
+        assert_eq!(
+            search_players(&conn, q, 20).unwrap().iter().map(|p| p.user_id).collect::<Vec<_>>(),
+            search_by_scan(&conn, q, 20)
+        );
+        eprintln!("search q={q:?}: LIKE scan {before:.1} ms, indexed {after:.1} ms");
+    }
+    let old_summary = "SELECT s.group_id, s.group_name,
+        (SELECT COUNT(*) FROM group_members m WHERE m.group_id = s.group_id),
+        (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = s.group_id AND p.is_veteran),
+        (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = s.group_id AND p.is_newgen),
+        s.id, s.state
+        FROM scans s WHERE s.id = (SELECT MAX(id) FROM scans t WHERE t.group_id = s.group_id) ORDER BY 3 DESC, s.group_id LIMIT 20";
+    let before = median(&mut || {
+        conn.prepare(old_summary).unwrap().query_map([], |r| r.get::<_, i64>(0)).unwrap().for_each(drop);
+    });
+    let after = median(&mut || {
+        group_summaries(&conn, 0, 20).unwrap();
+    });
+    eprintln!("all-group-leaderboards page: counted {before:.1} ms, kept counts {after:.1} ms");
+    // Page 2000 of 20, ELC order: cold, the whole ranking read to slice it (as the route does
+    // past offset 1,000), against the page read by key after page 1999's last player.
+    let before = median(&mut || {
+        let ids = ranking_ids(&conn, None, Sort::Elc).unwrap();
+        players_in_order(&conn, &ids[39_980..40_000], 39_981).unwrap();
+    });
+    let (page_1999, _) = leaderboard(&conn, None, Sort::Elc, 39_960, 20).unwrap();
+    let last = page_1999.last().map(|p| (p.rank, p.user_id as i64)).unwrap();
+    let after = median(&mut || {
+        leaderboard_after(&conn, None, Sort::Elc, last, 20).unwrap();
+    });
+    let offset = median(&mut || {
+        leaderboard(&conn, None, Sort::Elc, 39_980, 20).unwrap();
+    });
+    eprintln!("leaderboard page 2000 (elc): whole ranking {before:.1} ms, OFFSET {offset:.1} ms, by key {after:.1} ms");
+    let before = median(&mut || {
+        let names: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        for name in names {
+            conn.query_row(&format!("SELECT COUNT(*) FROM \"{name}\""), [], |r| r.get::<_, i64>(0)).unwrap();
+        }
+    });
+    let after = median(&mut || {
+        crate::db::status(&conn).unwrap();
+    });
+    eprintln!("Database panel rows per table: COUNT(*) each {before:.1} ms, kept counts {after:.1} ms");
+    let before = median(&mut || {
+        conn.query_row("SELECT COALESCE(SUM(elc_count), 0) FROM players", [], |r| r.get::<_, i64>(0)).unwrap();
+    });
+    let after = median(&mut || {
+        crate::roblox::store::elc_badges_found(&conn).unwrap();
+    });
+    let summed: i64 = conn.query_row("SELECT COALESCE(SUM(elc_count), 0) FROM players", [], |r| r.get(0)).unwrap();
+    assert_eq!(crate::roblox::store::elc_badges_found(&conn).unwrap(), summed);
+    eprintln!("dashboard ELC badges found: SUM {before:.1} ms, kept sum {after:.1} ms");
+    let check = crate::db::integrity::run(&conn);
+    eprintln!("quick_check of this {} MB file: {} ms", {
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
+        pages * 4096 / 1_000_000
+    }, check.duration_ms);
+}
