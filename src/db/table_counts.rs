@@ -51,10 +51,7 @@ pub fn keep_counted(conn: &Connection) -> rusqlite::Result<()> {
              END;"
         ))?;
     }
-    tx.execute(
-        "DELETE FROM table_counts WHERE name NOT IN (SELECT name FROM sqlite_schema WHERE type = 'table')",
-        [],
-    )?;
+    tx.execute("DELETE FROM table_counts WHERE name NOT IN (SELECT name FROM sqlite_schema WHERE type = 'table')", [])?;
     tx.commit()
 }
 
@@ -107,10 +104,8 @@ mod tests {
         assert_eq!(counts(&conn).unwrap()["settings"], 1);
 
         // A table a later migration adds, with rows, and one rebuilt under its old name.
-        conn.execute_batch(
-            "CREATE TABLE later (id INTEGER PRIMARY KEY); INSERT INTO later (id) VALUES (1), (2), (3);",
-        )
-        .unwrap();
+        conn.execute_batch("CREATE TABLE later (id INTEGER PRIMARY KEY); INSERT INTO later (id) VALUES (1), (2), (3);")
+            .unwrap();
         keep_counted(&conn).unwrap();
         conn.execute("INSERT INTO later (id) VALUES (4)", []).unwrap();
         all_exact(&conn);
@@ -140,7 +135,9 @@ mod tests {
                 let path = entry.unwrap().path();
                 if path.is_dir() {
                     dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs" || e == "sql") && !path.ends_with("table_counts.rs") {
+                } else if path.extension().is_some_and(|e| e == "rs" || e == "sql")
+                    && !path.ends_with("table_counts.rs")
+                {
                     let text = std::fs::read_to_string(&path).unwrap().to_uppercase();
                     if text.contains("OR REPLACE INTO") || text.contains("\"REPLACE INTO") {
                         found.push(path.display().to_string());

@@ -289,9 +289,7 @@ fn check_database(path: &Path) -> Vec<Check> {
         None => (crate::db::quick_check(&conn), String::new()),
     };
     let integrity = match integrity {
-        Ok(first) if first == "ok" => {
-            Check::pass("database", format!("{}: quick_check ok{recorded}", path.display()))
-        }
+        Ok(first) if first == "ok" => Check::pass("database", format!("{}: quick_check ok{recorded}", path.display())),
         Ok(first) => {
             return vec![Check::fail("database", format!("{} is damaged: {first}{recorded}", path.display()), restore)];
         }

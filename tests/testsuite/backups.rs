@@ -256,7 +256,8 @@ async fn backup_then_restore_brings_back_the_same_users_keys_ads_ratings_and_upl
     // And the restored dir serves: the user signs in with the same password.
     let s2 = launch(&[], Some(target.clone()));
     let key2 = admin_key(&s2);
-    let health = json(client().get(s2.url("/api/admin/health")).header("x-admin-key", &key2).send().await.unwrap()).await;
+    let health =
+        json(client().get(s2.url("/api/admin/health")).header("x-admin-key", &key2).send().await.unwrap()).await;
     let database = &health["checks"][0];
     assert_eq!(database["name"], "Database");
     assert!(database["detail"].as_str().unwrap().contains("quick check passed at"), "{database}");

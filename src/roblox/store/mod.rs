@@ -283,7 +283,10 @@ pub fn players_after(
             "SELECT {PLAYER_COLUMNS} FROM players p WHERE {filter} AND {range} ORDER BY {} LIMIT ?1",
             sort.order_by()
         ))?;
-        let head = [Value::Integer((limit as usize - page.len()) as i64), generation.map_or(Value::Null, |g| Value::Text(g.to_string()))];
+        let head = [
+            Value::Integer((limit as usize - page.len()) as i64),
+            generation.map_or(Value::Null, |g| Value::Text(g.to_string())),
+        ];
         let rows = stmt.query_map(rusqlite::params_from_iter(head.into_iter().chain(values)), player_from_row)?;
         for row in rows {
             page.push(row?);

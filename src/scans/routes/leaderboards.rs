@@ -216,9 +216,13 @@ pub async fn leaderboard(
             kept_or_made(&s, c, query, |c, version| {
                 let skip = offset(page, limit);
                 let (players, total, page) = if let Some(after) = cursor {
-                    let (players, total) = store::leaderboard_after(c, generation, sort, after, limit)?.ok_or_else(|| {
-                        ApiError::field("cursor", "The player this cursor follows is no longer stored: start again from page 1")
-                    })?;
+                    let (players, total) =
+                        store::leaderboard_after(c, generation, sort, after, limit)?.ok_or_else(|| {
+                            ApiError::field(
+                                "cursor",
+                                "The player this cursor follows is no longer stored: start again from page 1",
+                            )
+                        })?;
                     let page = u32::try_from(after.0 / limit as u64 + 1).unwrap_or(u32::MAX);
                     (players, total, page)
                 } else if skip < DEEP_PAGE_OFFSET {

@@ -236,8 +236,35 @@ fn the_indexed_search_finds_what_the_scan_of_every_player_found() {
         }
     }
     let queries = [
-        "s", "S", "st", "sta", "Star", "STAR", "star_", "Star_F", "star%", "100%", "100_", "back\\", "\\", "%", "_",
-        "é", "É", "Éc", "ü", "Ü", "z", "a", "ab", "Aa", "x", "nothing", "Starxxxxx", "Star Gazer", "twin",
+        "s",
+        "S",
+        "st",
+        "sta",
+        "Star",
+        "STAR",
+        "star_",
+        "Star_F",
+        "star%",
+        "100%",
+        "100_",
+        "back\\",
+        "\\",
+        "%",
+        "_",
+        "é",
+        "É",
+        "Éc",
+        "ü",
+        "Ü",
+        "z",
+        "a",
+        "ab",
+        "Aa",
+        "x",
+        "nothing",
+        "Starxxxxx",
+        "Star Gazer",
+        "twin",
     ];
     for q in queries {
         for limit in [1, 3, 20, 100] {
@@ -269,7 +296,10 @@ fn the_search_reads_its_indexes_not_every_player() {
          ORDER BY 2, 1 LIMIT ?3",
         &[&"Star%", &4, &20],
     );
-    assert!(of_length.contains("COVERING INDEX players_search_username (<expr>=? AND username>? AND username<?)"), "{of_length}");
+    assert!(
+        of_length.contains("COVERING INDEX players_search_username (<expr>=? AND username>? AND username<?)"),
+        "{of_length}"
+    );
     assert!(
         of_length.contains("COVERING INDEX players_search_display (<expr>=? AND display_name>? AND display_name<?)"),
         "{of_length}"
@@ -444,8 +474,12 @@ fn measure_reads_on_a_year_of_players() {
     assert_eq!(crate::roblox::store::elc_badges_found(&conn).unwrap(), summed);
     eprintln!("dashboard ELC badges found: SUM {before:.1} ms, kept sum {after:.1} ms");
     let check = crate::db::integrity::run(&conn);
-    eprintln!("quick_check of this {} MB file: {} ms", {
-        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
-        pages * 4096 / 1_000_000
-    }, check.duration_ms);
+    eprintln!(
+        "quick_check of this {} MB file: {} ms",
+        {
+            let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
+            pages * 4096 / 1_000_000
+        },
+        check.duration_ms
+    );
 }
