@@ -154,6 +154,7 @@ mod tests {
                 "page-stats",
                 "banner-expiry",
                 "banner-reread",
+                "integrity-check",
                 "health-check",
                 "rate-limit-sweep",
                 "expired-sessions",
@@ -170,6 +171,7 @@ mod tests {
         let jobs: Vec<String> = state.jobs.snapshot().into_iter().map(|j| j.name).collect();
         for job in [
             "page-stats",
+            "integrity-check",
             "expired-sessions",
             "rejected-ad-images",
             "badge-monitor",
@@ -181,7 +183,7 @@ mod tests {
             assert!(jobs.iter().any(|j| j == job), "{job} is reported in System Health: {jobs:?}");
         }
         let tasks = declared.start();
-        assert_eq!(tasks.len(), 13);
+        assert_eq!(tasks.len(), 14);
         for task in tasks {
             task.abort();
         }

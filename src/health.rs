@@ -88,9 +88,46 @@ impl HealthCheck {
 /// How often the database and the disk are checked again for `/api/health`.
 const CHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// How long after start a database that never recorded an integrity check gets its first one:
+/// not at once, so an upgraded year-old database does not read its whole file while starting.
+const FIRST_INTEGRITY_CHECK_AFTER: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// When recording a check failed, how long until the next try.
+const INTEGRITY_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The daily integrity check (`crate::db::integrity`): due a day after the last recorded one
+/// (`first_after` from now when none is), run on a reader so writes go on meanwhile, and
+/// recorded for System Health and `fanhub doctor`.
+pub async fn integrity_checks(db: Db, job: crate::jobs::JobHandle, first_after: std::time::Duration) {
+    use crate::db::integrity;
+    loop {
+        let wait = match db.read(integrity::last).await {
+            Ok(Some(last)) => std::time::Duration::from_millis(last.due_in_ms(crate::db::now_ms()) as u64),
+            Ok(None) => first_after,
+            Err(_) => INTEGRITY_RETRY_AFTER,
+        };
+        tokio::time::sleep(wait).await;
+        job.started();
+        let recorded = match db.read(|c| Ok(integrity::run(c))).await {
+            Ok(check) => {
+                if !check.passed() {
+                    tracing::error!("database integrity check: {}", check.describe());
+                }
+                db.write(move |tx| integrity::record(tx, &check)).await
+            }
+            Err(e) => Err(e),
+        };
+        if job.report(recorded).is_err() {
+            tokio::time::sleep(INTEGRITY_RETRY_AFTER).await;
+        }
+    }
+}
+
 /// The health check's background work: `/api/health` rebuilt every 10 s, and at once when the
-/// data disk fills up or gets room back.
+/// data disk fills up or gets room back; and the daily integrity check.
 pub fn background(background: &mut crate::jobs::Background, health: Arc<HealthCheck>) {
+    let db = health.db.clone();
+    background.job("integrity-check", move |job| integrity_checks(db, job, FIRST_INTEGRITY_CHECK_AFTER));
     background.task("health-check", async move {
         let mut tick = tokio::time::interval(CHECK_EVERY);
         loop {
@@ -112,4 +149,34 @@ pub fn router<S: Clone + Send + Sync + 'static>(health_json: Arc<CachedJson>) ->
     responses((status = 200, description = "Liveness and version", body = Health), (status = 304, description = "Not modified")))]
 pub(crate) async fn get_health(State(health_json): State<Arc<CachedJson>>, headers: HeaderMap) -> Response {
     health_json.respond(&headers, Caching::HEALTH)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_integrity_job_records_its_check_and_waits_a_day_for_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("h.db")).unwrap();
+        let jobs = crate::jobs::Jobs::default();
+        let task = tokio::spawn(integrity_checks(db.clone(), jobs.register("integrity-check"), Duration::ZERO));
+        let mut recorded = None;
+        for _ in 0..100 {
+            recorded = db.read(crate::db::integrity::last).await.unwrap();
+            if recorded.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let check = recorded.expect("the job recorded a check");
+        assert!(check.passed(), "{check:?}");
+        assert!(check.due_in_ms(crate::db::now_ms()) > crate::db::integrity::CHECK_EVERY_MS - 60_000);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let status = jobs.snapshot().into_iter().find(|j| j.name == "integrity-check").unwrap();
+        assert_eq!((status.runs, status.failures, status.running), (1, 0, false), "one run, then a day's wait");
+        task.abort();
+    }
 }

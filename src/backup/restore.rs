@@ -102,9 +102,11 @@ fn check_and_migrate(db: &Path, shown: &Path) -> Result<i64, String> {
     let refuse = |why: String| format!("{}: {why}; nothing was changed", shown.display());
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(|e| refuse(format!("SQLite cannot open it ({e})")))?;
-    let check = crate::db::quick_check(&conn).map_err(|e| refuse(format!("it is damaged ({e})")))?;
-    if check != "ok" {
-        return Err(refuse(format!("it is damaged (quick_check: {check})")));
+    // The check the server would run daily, run now on what comes back and recorded in it, so
+    // System Health and doctor show it from the restored server's first start.
+    let check = crate::db::integrity::run(&conn);
+    if !check.passed() {
+        return Err(refuse(format!("it is damaged (quick_check: {})", check.result)));
     }
     let app_id: i64 =
         conn.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(|e| refuse(e.to_string()))?;
@@ -127,6 +129,7 @@ fn check_and_migrate(db: &Path, shown: &Path) -> Result<i64, String> {
     drop(conn);
     // Migrations and the application_id exactly as a starting server applies them.
     let migrated = crate::db::Db::open(db).map_err(|e| refuse(e.to_string()))?;
+    migrated.write_blocking(|tx| crate::db::integrity::record(tx, &check)).map_err(|e| refuse(e.body.error))?;
     migrated.checkpoint();
     drop(migrated);
     let conn = Connection::open(db).map_err(|e| refuse(e.to_string()))?;

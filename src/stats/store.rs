@@ -16,7 +16,11 @@ pub fn salt(conn: &Connection, month: &str) -> Result<Option<Vec<u8>>, ApiError>
 }
 
 pub fn save_salt(conn: &Connection, month: &str, salt: &[u8; 32]) -> Result<(), ApiError> {
-    conn.execute("INSERT OR REPLACE INTO visitor_salts (month, salt) VALUES (?1, ?2)", params![month, salt.to_vec()])?;
+    // An upsert, not INSERT OR REPLACE: the replaced row would fire no delete trigger (db::table_counts).
+    conn.execute(
+        "INSERT INTO visitor_salts (month, salt) VALUES (?1, ?2) ON CONFLICT (month) DO UPDATE SET salt = excluded.salt",
+        params![month, salt.to_vec()],
+    )?;
     Ok(())
 }
 

@@ -233,6 +233,12 @@ async fn backup_then_restore_brings_back_the_same_users_keys_ads_ratings_and_upl
     assert!(out.contains("restored") && out.contains("uploads"), "says what it did: {out}");
     assert_eq!(dump(&target.join("fanhub.db")), before);
     assert_eq!(files_under(&target.join("uploads")), uploads_before);
+    // The restore's integrity check is recorded in what it restored: System Health shows it at once.
+    let recorded: String = rusqlite::Connection::open(target.join("fanhub.db"))
+        .unwrap()
+        .query_row("SELECT value FROM settings WHERE key = 'integrity_check'", [], |r| r.get(0))
+        .unwrap();
+    assert!(recorded.contains(r#""result":"ok""#), "{recorded}");
 
     // Over an existing dir: the current database is kept aside under a dated name.
     let (code, out, err) = run(&["restore", plain.to_str().unwrap()], Some(&target));
@@ -249,6 +255,12 @@ async fn backup_then_restore_brings_back_the_same_users_keys_ads_ratings_and_upl
 
     // And the restored dir serves: the user signs in with the same password.
     let s2 = launch(&[], Some(target.clone()));
+    let key2 = admin_key(&s2);
+    let health =
+        json(client().get(s2.url("/api/admin/health")).header("x-admin-key", &key2).send().await.unwrap()).await;
+    let database = &health["checks"][0];
+    assert_eq!(database["name"], "Database");
+    assert!(database["detail"].as_str().unwrap().contains("quick check passed at"), "{database}");
     let b2 = browser(&s2);
     let res = b2
         .post(s2.url("/api/auth/login"))

@@ -242,6 +242,18 @@ async fn leaderboard_pages_kept_in_memory_follow_every_change_and_answer_304() {
         }
     }
     assert_eq!(walked, expected, "every player once, in order, across the shallow and the deep pages");
+    // The same walk by key: each page's nextCursor gives the next; the last page gives none.
+    let (mut by_key, mut next) = (Vec::new(), "page=1".to_string());
+    loop {
+        let (status, board) = get(&server, &key, &format!("/api/v1/leaderboard?sort=oldest&limit=100&{next}")).await;
+        assert_eq!(status, 200, "{board}");
+        by_key.extend(board["players"].as_array().unwrap().iter().map(|p| p["userId"].as_u64().unwrap()));
+        match board["nextCursor"].as_str() {
+            Some(cursor) => next = format!("cursor={cursor}"),
+            None => break,
+        }
+    }
+    assert_eq!(by_key, expected, "by key as by page");
     db.execute("DELETE FROM players WHERE user_id = ?1", [expected[1100] as i64]).unwrap();
     let (_, board) = get(&server, &key, "/api/v1/leaderboard?sort=oldest&limit=100&page=12").await;
     assert_eq!(board["total"], 1256);
@@ -333,6 +345,10 @@ async fn bad_scan_requests_get_clear_4xx() {
         ("/api/v1/leaderboard?generation=ancient", 400),
         ("/api/v1/leaderboard?sort=random", 400),
         ("/api/v1/leaderboard?limit=0", 400),
+        ("/api/v1/leaderboard?cursor=abc", 400),
+        ("/api/v1/leaderboard?cursor=20.", 400),
+        ("/api/v1/leaderboard?cursor=20.5&page=2", 400),
+        ("/api/v1/leaderboard?cursor=20.999999", 400),
         ("/api/v1/search", 400),
         ("/api/v1/search?q=%20%20", 400),
         ("/api/v1/search?q=ab&type=badges", 400),

@@ -241,6 +241,60 @@ pub fn players_page(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// One page of stored players in `sort`'s order that follows the player `after_user_id` (the
+/// last of the page before: a cursor), optionally of one generation. Read by key, not offset:
+/// each part of the order is a range of its index (`WHERE (created, user_id) > (?, ?)`), so a
+/// page deep in the ranking costs what the first one does. An ELC ranking is read in up to
+/// three ranges: the rest of the cursor's count, the lower counts, then the players whose
+/// count is unknown (NULL, last). None when that player is no longer stored.
+pub fn players_after(
+    conn: &Connection,
+    generation: Option<&str>,
+    sort: Sort,
+    after_user_id: i64,
+    limit: u32,
+) -> Result<Option<Vec<PlayerRow>>, ApiError> {
+    use rusqlite::types::Value;
+    let Some(last) = players_by_id(conn, &[after_user_id])?.remove(&(after_user_id as u64)) else {
+        return Ok(None);
+    };
+    let (elc, created, checked) = (last.elc_count.map(i64::from), Value::Text(last.created), last.checked_at);
+    let id = Value::Integer(after_user_id);
+    let ranges: Vec<(&str, Vec<Value>)> = match sort {
+        Sort::Elc => match elc {
+            Some(e) => vec![
+                ("p.elc_count = ?3 AND (p.created, p.user_id) > (?4, ?5)", vec![e.into(), created, id]),
+                ("p.elc_count < ?3", vec![e.into()]),
+                ("p.elc_count IS NULL", vec![]),
+            ],
+            None => vec![("p.elc_count IS NULL AND (p.created, p.user_id) > (?3, ?4)", vec![created, id])],
+        },
+        Sort::Oldest => vec![("(p.created, p.user_id) > (?3, ?4)", vec![created, id])],
+        Sort::Newest => vec![("(p.created, p.user_id) < (?3, ?4)", vec![created, id])],
+        Sort::Recent => vec![("(p.checked_at, p.user_id) < (?3, ?4)", vec![checked.into(), id])],
+    };
+    let filter = if generation.is_some() { "p.generation = ?2" } else { "?2 IS NULL" };
+    let mut page = Vec::with_capacity(limit as usize);
+    for (range, values) in ranges {
+        if page.len() >= limit as usize {
+            break;
+        }
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {PLAYER_COLUMNS} FROM players p WHERE {filter} AND {range} ORDER BY {} LIMIT ?1",
+            sort.order_by()
+        ))?;
+        let head = [
+            Value::Integer((limit as usize - page.len()) as i64),
+            generation.map_or(Value::Null, |g| Value::Text(g.to_string())),
+        ];
+        let rows = stmt.query_map(rusqlite::params_from_iter(head.into_iter().chain(values)), player_from_row)?;
+        for row in rows {
+            page.push(row?);
+        }
+    }
+    Ok(Some(page))
+}
+
 /// Every user id of one ranking (of one generation or all) in its order, read from the order's
 /// index alone. A deep page is then a slice of it instead of an index walk of `offset` entries.
 pub fn ranking_ids(conn: &Connection, generation: Option<&str>, sort: Sort) -> Result<Vec<i64>, ApiError> {
@@ -282,16 +336,33 @@ pub fn like_prefix(q: &str) -> String {
     out
 }
 
-/// Stored players whose username or display name starts with `q` (case-insensitive), the
-/// shortest username first.
+/// Stored players whose username or display name starts with `q` (LIKE's case folding: ASCII
+/// letters only), the shortest username first, then by username. Read length by length through
+/// the search indexes of migration 0020 (each length two range reads of index entries alone),
+/// stopping once `limit` are found: a one-letter query costs what a rare name costs.
 pub fn search_players(conn: &Connection, q: &str, limit: u32) -> Result<Vec<PlayerRow>, ApiError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {PLAYER_COLUMNS} FROM players p
-         WHERE p.username LIKE ?1 ESCAPE '\\' OR p.display_name LIKE ?1 ESCAPE '\\'
-         ORDER BY length(p.username), p.username LIMIT ?2"
-    ))?;
-    let rows = stmt.query_map(params![like_prefix(q), limit], player_from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let limit = (limit as usize).min(PLAYERS_BY_ID);
+    let pattern = like_prefix(q);
+    let mut next_length =
+        conn.prepare_cached("SELECT MIN(length(p.username)) FROM players p WHERE length(p.username) > ?1")?;
+    let mut of_length = conn.prepare_cached(
+        "SELECT p.user_id, p.username FROM players p WHERE length(p.username) = ?2 AND p.username LIKE ?1 ESCAPE '\\'
+         UNION
+         SELECT p.user_id, p.username FROM players p WHERE length(p.username) = ?2 AND p.display_name LIKE ?1 ESCAPE '\\'
+         ORDER BY 2, 1 LIMIT ?3",
+    )?;
+    let mut ids: Vec<i64> = Vec::with_capacity(limit);
+    let mut length = -1i64;
+    while ids.len() < limit {
+        let Some(next) = next_length.query_row([length], |r| r.get::<_, Option<i64>>(0))? else { break };
+        length = next;
+        let found = of_length.query_map(params![pattern, length, (limit - ids.len()) as i64], |r| r.get(0))?;
+        for id in found {
+            ids.push(id?);
+        }
+    }
+    let mut found = players_by_id(conn, &ids)?;
+    Ok(ids.iter().filter_map(|id| found.remove(&(*id as u64))).collect())
 }
 
 /// Rewrites stored players whose `generation` is not a generation code (rows stored when the
@@ -327,9 +398,10 @@ pub fn recode_generations(tx: &Transaction, rules: &Classification) -> Result<us
     Ok(changed)
 }
 
-/// The admin dashboard's "ELC badges found": ELC badges owned, summed over the players looked up.
+/// The admin dashboard's "ELC badges found": ELC badges owned, summed over the players looked up
+/// (kept by the triggers of migration 0020: a sum over every player grew with the site).
 pub fn elc_badges_found(conn: &Connection) -> Result<i64, ApiError> {
-    Ok(conn.query_row("SELECT COALESCE(SUM(elc_count), 0) FROM players", [], |r| r.get(0))?)
+    Ok(conn.query_row("SELECT elc_badges FROM player_elc_total WHERE id = 1", [], |r| r.get(0))?)
 }
 
 /// The latest figures of one badge.
@@ -359,7 +431,9 @@ pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> 
             awarded_count = excluded.awarded_count, past_day = excluded.past_day, updated_at = excluded.updated_at",
     )?;
     let mut snap = tx.prepare_cached(
-        "INSERT OR REPLACE INTO badge_snapshots (badge_id, taken_at, awarded_count, past_day) VALUES (?1, ?2, ?3, ?4)",
+        // An upsert, not INSERT OR REPLACE: the replaced row would fire no delete trigger (db::table_counts).
+        "INSERT INTO badge_snapshots (badge_id, taken_at, awarded_count, past_day) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (badge_id, taken_at) DO UPDATE SET awarded_count = excluded.awarded_count, past_day = excluded.past_day",
     )?;
     for b in badges {
         info.execute(params![

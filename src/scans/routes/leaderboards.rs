@@ -46,9 +46,7 @@ pub async fn group_leaderboard(
         .db
         .read(move |c| {
             kept_or_made(&s, c, query, |c, version| {
-                let group =
-                    store::search_groups(c, &group_id.to_string(), 100)?.into_iter().find(|g| g.group_id == group_id);
-                let group = group.ok_or_else(|| {
+                let group = store::group_summary_of(c, group_id)?.ok_or_else(|| {
                     ApiError::not_found("This group has not been scanned yet. Start a scan with scan-group.")
                 })?;
                 let ids = s.scans.rankings.get_or_make(&format!("group {group_id}"), version, || {
@@ -144,6 +142,21 @@ pub struct LeaderboardQuery {
     page: Option<String>,
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
     limit: Option<String>,
+    /// The `nextCursor` of the page before: the page after it, read by key (as cheap deep in the
+    /// ranking as at its top). Instead of `page`, with the same generation and sort.
+    #[param(value_type = Option<String>, pattern = r"^[0-9]{1,12}\.[0-9]{1,16}$")]
+    cursor: Option<String>,
+}
+
+/// A leaderboard cursor: the rank and user id of a page's last player, as `nextCursor` writes it.
+fn parse_cursor(raw: &str) -> Result<(u64, i64), ApiError> {
+    let bad = || ApiError::field("cursor", "cursor must be the nextCursor of a page (rank.userId)");
+    let (rank, user_id) = raw.trim().split_once('.').ok_or_else(bad)?;
+    let digits = |t: &str, max: usize| !t.is_empty() && t.len() <= max && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(rank, 12) || !digits(user_id, 16) {
+        return Err(bad());
+    }
+    Ok((rank.parse().map_err(|_| bad())?, user_id.parse().map_err(|_| bad())?))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -156,15 +169,18 @@ pub struct Leaderboard {
     generation_label: Option<String>,
     sort: String,
     total: u64,
+    /// The page these players are on (with a cursor: the page the first of them falls on).
     page: u32,
     limit: u32,
     players: Vec<PlayerEntry>,
+    /// Pass as `cursor` for the next page; null on the last page.
+    next_cursor: Option<String>,
 }
 
 /// Every player the site has seen (scans and newgen checks), ranked.
 #[utoipa::path(get, path = "/api/v1/leaderboard", tag = "developer API", operation_id = "v1Leaderboard", params(LeaderboardQuery),
     security(("apiKey" = [])),
-    responses((status = 200, body = Leaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad generation, sort or paging"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
+    responses((status = 200, body = Leaderboard), (status = 304, description = "Not modified (If-None-Match)"), (status = 400, description = "Bad generation, sort, paging or cursor (or a cursor at a player no longer stored)"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub async fn leaderboard(
     State(state): State<Arc<ScansState>>,
     Query(q): Query<LeaderboardQuery>,
@@ -185,15 +201,33 @@ pub async fn leaderboard(
     let sort_name = q.sort.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("elc").to_ascii_lowercase();
     let sort = Sort::parse(&sort_name)
         .ok_or_else(|| ApiError::field("sort", &format!("sort must be one of: {}", Sort::NAMES.join(", "))))?;
-    let query = format!("players {generation:?} {sort_name} {page} {limit}");
+    let cursor = match q.cursor.as_deref().filter(|c| !c.trim().is_empty()) {
+        Some(_) if q.page.is_some() => {
+            return Err(ApiError::field("cursor", "Give page or cursor, not both"));
+        }
+        Some(raw) => Some(parse_cursor(raw)?),
+        None => None,
+    };
+    let query = format!("players {generation:?} {sort_name} {page} {limit} {cursor:?}");
     let s = state.clone();
     let body = state
         .db
         .read(move |c| {
             kept_or_made(&s, c, query, |c, version| {
                 let skip = offset(page, limit);
-                let (players, total) = if skip < DEEP_PAGE_OFFSET {
-                    store::leaderboard(c, generation, sort, skip, limit)?
+                let (players, total, page) = if let Some(after) = cursor {
+                    let (players, total) =
+                        store::leaderboard_after(c, generation, sort, after, limit)?.ok_or_else(|| {
+                            ApiError::field(
+                                "cursor",
+                                "The player this cursor follows is no longer stored: start again from page 1",
+                            )
+                        })?;
+                    let page = u32::try_from(after.0 / limit as u64 + 1).unwrap_or(u32::MAX);
+                    (players, total, page)
+                } else if skip < DEEP_PAGE_OFFSET {
+                    let (players, total) = store::leaderboard(c, generation, sort, skip, limit)?;
+                    (players, total, page)
                 } else {
                     let name = format!("{generation:?} {sort_name}");
                     let ids = s
@@ -201,10 +235,14 @@ pub async fn leaderboard(
                         .rankings
                         .get_or_make(&name, version, || store::ranking_ids(c, generation, sort).map(Arc::new))?;
                     let (start, end) = slice_bounds(ids.len(), skip, limit);
-                    (store::players_in_order(c, &ids[start..end], skip + 1)?, ids.len() as u64)
+                    (store::players_in_order(c, &ids[start..end], skip + 1)?, ids.len() as u64, page)
                 };
                 let mut players = players;
                 store::label_generations(&mut players, &s.roblox.config.classification);
+                let next_cursor = players
+                    .last()
+                    .filter(|last| players.len() == limit as usize && last.rank < total)
+                    .map(|last| format!("{}.{}", last.rank, last.user_id));
                 Ok(Leaderboard {
                     success: true,
                     generation: code,
@@ -214,6 +252,7 @@ pub async fn leaderboard(
                     page,
                     limit,
                     players,
+                    next_cursor,
                 })
             })
         })

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -86,6 +86,24 @@ pub fn leaderboard(
     Ok((players, total))
 }
 
+/// The page of all stored players (optionally of one generation) that follows the player
+/// `after_user_id`, ranked `after_rank + 1` on, and how many there are; None when that player
+/// is no longer stored (see `roblox_store::players_after`).
+pub fn leaderboard_after(
+    conn: &Connection,
+    generation: Option<&str>,
+    sort: Sort,
+    (after_rank, after_user_id): (u64, i64),
+    limit: u32,
+) -> Result<Option<(Vec<PlayerEntry>, u64)>, ApiError> {
+    let total = player_count(conn, generation)?;
+    let Some(rows) = roblox_store::players_after(conn, generation, sort, after_user_id, limit)? else {
+        return Ok(None);
+    };
+    let players = rows.into_iter().zip(after_rank + 1..).map(|(p, rank)| PlayerEntry::of(p, rank, None)).collect();
+    Ok(Some((players, total)))
+}
+
 /// The players with these ids (at most a page of 100), in this order, ranked from `first_rank`
 /// (ids no longer stored are skipped).
 pub fn players_in_order(conn: &Connection, ids: &[i64], first_rank: u64) -> Result<Vec<PlayerEntry>, ApiError> {
@@ -165,13 +183,14 @@ pub struct GroupSummary {
     pub last_scan_state: String,
 }
 
-/// Reads `players` (the Roblox feature's) read-only, for the same reason as `group_ranking_ids`.
+/// Each scanned group's latest scan (the `scans_group` index gives each group's newest id) with
+/// its member counts, kept by the triggers of migration 0020 (`group_member_counts`) instead of
+/// counted over every member per request. Callers add a WHERE and the order.
 const GROUP_SUMMARY: &str = "SELECT s.group_id, s.group_name,
-        (SELECT COUNT(*) FROM group_members m WHERE m.group_id = s.group_id),
-        (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = s.group_id AND p.is_veteran),
-        (SELECT COUNT(*) FROM group_members m JOIN players p ON p.user_id = m.user_id WHERE m.group_id = s.group_id AND p.is_newgen),
-        s.id, s.state
-    FROM scans s WHERE s.id = (SELECT MAX(id) FROM scans t WHERE t.group_id = s.group_id)";
+        COALESCE(c.members, 0), COALESCE(c.veterans, 0), COALESCE(c.newgens, 0), s.id, s.state
+    FROM (SELECT MAX(t.id) AS id FROM scans t GROUP BY t.group_id) latest
+    JOIN scans s ON s.id = latest.id
+    LEFT JOIN group_member_counts c ON c.group_id = s.group_id";
 
 fn group_summary(r: &rusqlite::Row) -> rusqlite::Result<GroupSummary> {
     Ok(GroupSummary {
@@ -199,12 +218,18 @@ pub fn search_players(conn: &Connection, q: &str, limit: u32) -> Result<Vec<Play
     Ok(rows.into_iter().zip(1..).map(|(p, rank)| PlayerEntry::of(p, rank, None)).collect())
 }
 
+/// One scanned group's summary, if it was ever scanned.
+pub fn group_summary_of(conn: &Connection, group_id: u64) -> Result<Option<GroupSummary>, ApiError> {
+    let mut stmt = conn.prepare_cached(&format!("{GROUP_SUMMARY} WHERE s.group_id = ?1"))?;
+    Ok(stmt.query_row([group_id as i64], group_summary).optional()?)
+}
+
 /// Scanned groups whose name contains `q`, or whose id is `q`.
 pub fn search_groups(conn: &Connection, q: &str, limit: u32) -> Result<Vec<GroupSummary>, ApiError> {
     let contains = format!("%{}", like_prefix(q));
     let id = q.parse::<i64>().unwrap_or(-1);
     let mut stmt = conn.prepare_cached(&format!(
-        "{GROUP_SUMMARY} AND (s.group_name LIKE ?1 ESCAPE '\\' OR s.group_id = ?2) ORDER BY 3 DESC LIMIT ?3"
+        "{GROUP_SUMMARY} WHERE (s.group_name LIKE ?1 ESCAPE '\\' OR s.group_id = ?2) ORDER BY 3 DESC LIMIT ?3"
     ))?;
     let rows = stmt.query_map(params![contains, id, limit], group_summary)?;
     Ok(rows.collect::<Result<_, _>>()?)

@@ -299,11 +299,11 @@ export const GROUP_SCAN_ENDPOINTS: EndpointDoc[] = [
   {
     id: 'leaderboard',
     title: 'Player leaderboard',
-    signature: 'GET /api/v1/leaderboard?generation={VETERAN|OLDGEN|MIDGEN|NEWGEN}&sort={elc|oldest|newest|recent}&page={n}&limit={1-100}',
+    signature: 'GET /api/v1/leaderboard?generation={VETERAN|OLDGEN|MIDGEN|NEWGEN}&sort={elc|oldest|newest|recent}&page={n}&limit={1-100} (or &cursor={nextCursor} instead of page)',
     example: '/leaderboard?sort=elc&limit=10',
     needsKey: true,
-    description: 'Every player the site has seen through scans and newgen checks, ranked; generation is one of the four codes (an era\'s name as shown, in any case, works too).',
-    response: `{success, generation, generationLabel, sort, total, page, limit, players: [Player]}; ${PLAYER}`,
+    description: 'Every player the site has seen through scans and newgen checks, ranked; generation is one of the four codes (an era\'s name as shown, in any case, works too). To walk deep into the ranking, pass each answer\'s nextCursor as cursor (with the same generation and sort): the next page is read by key, as fast far down as at the top.',
+    response: `{success, generation, generationLabel, sort, total, page, limit, players: [Player], nextCursor}; ${PLAYER}`,
   },
   {
     id: 'search-players',
