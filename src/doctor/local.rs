@@ -300,7 +300,13 @@ fn check_database(path: &Path, full: bool) -> Vec<Check> {
     let integrity = match read {
         Ok(Ok(found)) => Check::pass("database", format!("{}: {found}", path.display())),
         Ok(Err(first)) => {
-            return vec![Check::fail("database", format!("{} is damaged: {first}", path.display()), restore)];
+            // quick_check's first answer may hold many lines (one per damaged page): one line here.
+            let mut found: String =
+                first.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
+            if found.chars().count() > 300 {
+                found = found.chars().take(300).collect::<String>() + "...";
+            }
+            return vec![Check::fail("database", format!("{} is damaged: {found}", path.display()), restore)];
         }
         Err(e) => {
             return vec![Check::fail(
