@@ -64,9 +64,10 @@ pub(crate) async fn list(State(state): State<BackupState>) -> Result<JsonOut<Bac
     }))
 }
 
-/// Backup Now: writes an archive at once (and prunes beyond the kept number). Refused with 507,
-/// before anything is written, when the disk lacks room for the database's copy and the archive
-/// beside it with 64 MiB to spare.
+/// Backup Now: writes an archive at once (and prunes beyond the kept number).
+///
+/// Refused with 507, before anything is written, when the disk lacks room for the database's copy
+/// and the archive beside it with 64 MiB to spare.
 #[utoipa::path(post, path = "/api/admin/backups", tag = "admin", operation_id = "createBackup", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 201, description = "Written", body = BackupInfo), (status = 409, description = "A backup is being written already", body = crate::error::ErrorBody),
         (status = 507, description = "Not enough free disk space for the backup (the sentence says how much it needs and how much is free); nothing was written", body = crate::error::ErrorBody)))]
@@ -113,9 +114,11 @@ pub(crate) async fn download(State(state): State<BackupState>, Path(name): Path<
     attachment(body, "application/x-tar", Some(len), &name)
 }
 
-/// Downloads a consistent copy of the live database, streamed from a copy on disk (see
-/// `backup::download`). Refused with 507, before anything is written, when the data dir's disk
-/// lacks room for the copy with 64 MiB to spare.
+/// Downloads a consistent copy of the live database.
+///
+/// The copy is written to the server's disk and streamed from there, so a large database costs no
+/// memory. Refused with 507, before anything is written, when the data dir's disk lacks room for
+/// the copy with 64 MiB to spare.
 #[utoipa::path(get, path = "/api/admin/backup", tag = "admin", operation_id = "downloadBackup", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "A consistent copy of the SQLite database", content_type = "application/vnd.sqlite3", body = String,
         headers(("Content-Disposition" = String, description = "attachment; filename=\"fanhub-YYYYmmdd-HHMMSS.db\""),
