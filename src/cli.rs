@@ -31,7 +31,7 @@ pub fn main() -> ExitCode {
         Command::Serve => run_serve(cli.options, logs),
         Command::AdminKey { name } => run_admin_key(&cli.options, &name),
         Command::Backup { file } => run_backup(&cli.options, &file),
-        Command::Doctor => return crate::doctor::run(&cli.options, Secrets::from_env()),
+        Command::Doctor(doctor) => return crate::doctor::run(&cli.options, &doctor, Secrets::from_env()),
         Command::Restore { file } => crate::backup::restore::run(&cli.options, &file).map_err(StartError),
         Command::Discord(crate::config::DiscordCommand::RegisterCommands { application_id, guild_id }) => {
             run_register_commands(&application_id, guild_id.as_deref())
@@ -168,9 +168,8 @@ fn open_existing_db(options: &Options) -> Result<Db, StartError> {
 
 fn run_backup(options: &Options, file: &Path) -> Result<(), StartError> {
     let db = open_existing_db(options)?;
-    db.backup_to(file).map_err(|e| {
-        StartError(format!("backup to {} failed: {}", file.display(), e.internal.unwrap_or(e.body.error)))
-    })?;
+    crate::backup::copy_database(&db, file)
+        .map_err(|e| StartError(format!("backup to {} refused: {e}", file.display())))?;
     println!("backup written to {}", file.display());
     Ok(())
 }

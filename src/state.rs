@@ -153,6 +153,7 @@ made_from_app_state! {
         data_dir: s.data_dir.as_path().into(),
         jobs: s.jobs.clone(),
         admin_gate: part(s),
+        download_idle: std::time::Duration::from_secs(s.options.read_timeout_secs),
     };
     crate::metrics::MetricsState => |s| Self {
         admin_gate: part(s),

@@ -105,7 +105,7 @@ fn fresh_name(dir: &Path) -> String {
 }
 
 /// Removes a temporary file when dropped (unless it was renamed into place).
-struct Partial(PathBuf);
+pub(super) struct Partial(pub PathBuf);
 
 impl Drop for Partial {
     fn drop(&mut self) {
@@ -113,12 +113,19 @@ impl Drop for Partial {
     }
 }
 
-/// Writes one archive (database copy + uploads) into `dir` and returns it.
-pub fn write(db: &Db, data_dir: &Path, dir: &Path) -> Result<BackupInfo, String> {
+/// Writes one archive (database copy + uploads) into `dir` and returns it. Nothing is written
+/// unless `dir`'s disk has room for the copy and the archive at once (the copy is removed only once
+/// the archive holds it) with [`super::space::RESERVE`] to spare.
+pub fn write(db: &Db, data_dir: &Path, dir: &Path) -> Result<BackupInfo, super::Failure> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let copy_bytes = db
+        .read_blocking(|c| Ok(crate::db::copy_bytes(c)?))
+        .map_err(|e| format!("cannot read the database's size: {}", e.internal.unwrap_or(e.body.error)))?;
+    let uploads = super::space::tree_bytes(&data_dir.join(UPLOADS_ENTRY));
+    super::space::ensure_room(dir, copy_bytes.saturating_mul(2).saturating_add(uploads))?;
     let token = crate::tokens::random_hex(6);
     let db_copy = Partial(dir.join(format!("{PARTIAL}{token}.db")));
-    db.backup_to(&db_copy.0).map_err(|e| format!("database copy failed: {}", e.internal.unwrap_or(e.body.error)))?;
+    super::copy_database(db, &db_copy.0)?;
     let tar_tmp = Partial(dir.join(format!("{PARTIAL}{token}.tar")));
     let file = File::create(&tar_tmp.0).map_err(|e| format!("cannot create {}: {e}", tar_tmp.0.display()))?;
     let mut tar = tar::Builder::new(std::io::BufWriter::with_capacity(1 << 20, file));

@@ -5,12 +5,16 @@
 //! consistent copy of the database (`fanhub.db`, written by `VACUUM INTO`) and the `uploads/`
 //! folder. It is written under a hidden temporary name, synced, and renamed: a final name
 //! never holds half a file, even after kill -9. It is written by a thread at the lowest CPU
-//! priority, so the site keeps its speed while a large database is copied.
+//! priority, so the site keeps its speed while a large database is copied. Every copy is read from
+//! and written to disk, never held in memory, and only starts once its disk has room for it
+//! ([`space`]).
 
 pub mod archive;
+pub mod download;
 pub mod lock;
 pub mod restore;
 pub mod routes;
+pub mod space;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,7 +25,9 @@ pub use lock::DataDirLock;
 
 pub use crate::config::{BackupOptions, parse_every};
 use crate::db::Db;
+use crate::error::ApiError;
 use crate::jobs::{JobHandle, Jobs};
+use space::NoRoom;
 
 /// The job's name in [`Jobs`] (and in /metrics).
 pub const JOB: &str = "backup";
@@ -36,6 +42,63 @@ pub struct BackupState {
     pub db: Db,
     pub data_dir: Arc<Path>,
     pub jobs: Jobs,
+    /// How long a database download may go without the client taking any of it before its copy
+    /// is closed and removed (`--read-timeout-secs`).
+    pub download_idle: Duration,
+}
+
+/// Why a backup was not written.
+#[derive(Debug)]
+pub enum Failure {
+    /// Its disk has no room for it; nothing was written.
+    NoRoom(NoRoom),
+    Failed(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoRoom(no_room) => no_room.fmt(f),
+            Self::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(why: String) -> Self {
+        Self::Failed(why)
+    }
+}
+
+impl From<NoRoom> for Failure {
+    fn from(no_room: NoRoom) -> Self {
+        Self::NoRoom(no_room)
+    }
+}
+
+impl From<Failure> for ApiError {
+    fn from(failure: Failure) -> Self {
+        match failure {
+            Failure::NoRoom(no_room) => no_room.into(),
+            Failure::Failed(why) => ApiError::internal(format!("backup failed: {why}")),
+        }
+    }
+}
+
+/// Writes a consistent copy of the live database to `dest` (SQLite `VACUUM INTO`, from disk to
+/// disk) once `dest`'s disk has room for the copy and [`space::RESERVE`]. Blocking.
+pub fn copy_database(db: &Db, dest: &Path) -> Result<(), Failure> {
+    let described = |e: ApiError| e.internal.unwrap_or(e.body.error);
+    let bytes = db.read_blocking(|c| Ok(crate::db::copy_bytes(c)?)).map_err(|e| Failure::Failed(described(e)))?;
+    let dir = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    space::ensure_room(dir, bytes)?;
+    db.backup_to(dest).map_err(|e| {
+        if e.is_out_of_space() {
+            let free = crate::disk::free_bytes(dir).unwrap_or(0);
+            return Failure::NoRoom(NoRoom { dir: dir.to_owned(), needed: bytes + space::RESERVE, free });
+        }
+        Failure::Failed(format!("database copy failed: {}", described(e)))
+    })
 }
 
 /// Shown in the admin panel: `86400` seconds as `24h`.
@@ -57,6 +120,8 @@ pub struct Backups {
     pub dir: PathBuf,
     pub options: BackupOptions,
     writing: tokio::sync::Mutex<()>,
+    /// One database download's copy is written at a time (each costs a copy's disk and a core).
+    copying: tokio::sync::Mutex<()>,
     _lock: DataDirLock,
 }
 
@@ -64,26 +129,27 @@ impl Backups {
     /// Takes the data dir's shared lock (several servers may share a dir; a restore may not).
     pub fn open(data_dir: &Path, options: BackupOptions) -> Result<Self, String> {
         let lock = DataDirLock::shared(data_dir)?;
-        Ok(Self { dir: data_dir.join("backups"), options, writing: Default::default(), _lock: lock })
+        Ok(Self {
+            dir: data_dir.join("backups"),
+            options,
+            writing: Default::default(),
+            copying: Default::default(),
+            _lock: lock,
+        })
     }
 
     /// Writes one archive now and prunes the oldest beyond `--backup-keep`. `None`: one is
     /// being written already.
-    pub async fn run_now(&self, db: &Db, data_dir: &Path) -> Option<Result<BackupInfo, String>> {
+    pub async fn run_now(&self, db: &Db, data_dir: &Path) -> Option<Result<BackupInfo, Failure>> {
         let _writing = self.writing.try_lock().ok()?;
         let (db, data_dir, dir, keep) = (db.clone(), data_dir.to_owned(), self.dir.clone(), self.options.backup_keep);
-        let (answer, answered) = tokio::sync::oneshot::channel();
-        let writer = move || {
-            lowest_priority();
-            let result = archive::write(&db, &data_dir, &dir)
-                .and_then(|info| archive::prune(&dir, keep as usize).map(|pruned| (info, pruned)));
-            let _ = answer.send(result);
-        };
-        // A thread of its own, not the blocking pool: its priority is lowered for good.
-        let result = match std::thread::Builder::new().name("backup".into()).spawn(writer) {
-            Ok(_) => answered.await.unwrap_or_else(|_| Err("the backup thread ended without an answer".into())),
-            Err(e) => Err(format!("cannot start the backup thread: {e}")),
-        };
+        let result = on_backup_thread(move || {
+            let info = archive::write(&db, &data_dir, &dir)?;
+            let pruned = archive::prune(&dir, keep as usize)?;
+            Ok((info, pruned))
+        })
+        .await
+        .and_then(|result| result);
         Some(result.map(|(info, pruned)| {
             tracing::info!(
                 "backup written: {} ({} bytes){}",
@@ -94,6 +160,21 @@ impl Backups {
             info
         }))
     }
+}
+
+/// Runs `work` on a thread of its own at the lowest CPU priority (not the blocking pool: its
+/// priority is lowered for good) and waits for its answer.
+async fn on_backup_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, Failure> {
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    let worker = move || {
+        lowest_priority();
+        let _ = answer.send(work());
+    };
+    std::thread::Builder::new()
+        .name("backup".into())
+        .spawn(worker)
+        .map_err(|e| Failure::Failed(format!("cannot start the backup thread: {e}")))?;
+    answered.await.map_err(|_| Failure::Failed("the backup thread ended without an answer".into()))
 }
 
 /// Gives the calling thread the lowest CPU priority (nice 19; on Linux the I/O priority follows),

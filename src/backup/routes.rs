@@ -65,8 +65,12 @@ pub(crate) async fn list(State(state): State<BackupState>) -> Result<JsonOut<Bac
 }
 
 /// Backup Now: writes an archive at once (and prunes beyond the kept number).
+///
+/// Refused with 507, before anything is written, when the disk lacks room for the database's copy
+/// and the archive beside it with 64 MiB to spare.
 #[utoipa::path(post, path = "/api/admin/backups", tag = "admin", operation_id = "createBackup", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    responses((status = 201, description = "Written", body = BackupInfo), (status = 409, description = "A backup is being written already", body = crate::error::ErrorBody)))]
+    responses((status = 201, description = "Written", body = BackupInfo), (status = 409, description = "A backup is being written already", body = crate::error::ErrorBody),
+        (status = 507, description = "Not enough free disk space for the backup (the sentence says how much it needs and how much is free); nothing was written", body = crate::error::ErrorBody)))]
 pub(crate) async fn create(State(state): State<BackupState>) -> Result<Response, ApiError> {
     let job = state.jobs.register(super::JOB);
     job.started();
@@ -81,7 +85,7 @@ pub(crate) async fn create(State(state): State<BackupState>) -> Result<Response,
         }
         Some(Err(e)) => {
             job.failed(&e);
-            Err(ApiError::internal(format!("backup failed: {e}")))
+            Err(e.into())
         }
     }
 }
@@ -111,20 +115,25 @@ pub(crate) async fn download(State(state): State<BackupState>, Path(name): Path<
 }
 
 /// Downloads a consistent copy of the live database.
+///
+/// The copy is written to the server's disk and streamed from there, so a large database costs no
+/// memory. Refused with 507, before anything is written, when the data dir's disk lacks room for
+/// the copy with 64 MiB to spare.
 #[utoipa::path(get, path = "/api/admin/backup", tag = "admin", operation_id = "downloadBackup", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     responses((status = 200, description = "A consistent copy of the SQLite database", content_type = "application/vnd.sqlite3", body = String,
-        headers(("Content-Disposition" = String, description = "attachment; filename=\"fanhub-YYYYmmdd-HHMMSS.db\"")))))]
+        headers(("Content-Disposition" = String, description = "attachment; filename=\"fanhub-YYYYmmdd-HHMMSS.db\""),
+            ("Content-Length" = u64, description = "The copy's size in bytes"))),
+        (status = 507, description = "Not enough free disk space for the copy (the sentence says how much it needs and how much is free); nothing was written", body = crate::error::ErrorBody)))]
 pub(crate) async fn download_database(State(state): State<BackupState>) -> Result<Response, ApiError> {
-    let tmp = state.data_dir.join(format!(".backup-{}.db", crate::tokens::random_hex(8)));
-    let db = state.db.clone();
-    let path = tmp.clone();
-    tokio::task::spawn_blocking(move || db.backup_to(&path)).await.map_err(ApiError::internal)??;
-    let bytes = tokio::fs::read(&tmp).await.map_err(ApiError::internal);
-    let _ = tokio::fs::remove_file(&tmp).await;
-    let bytes = bytes?;
+    let copy = {
+        let _copying = state.backups.copying.lock().await;
+        let (db, dir) = (state.db.clone(), state.backups.dir.clone());
+        super::on_backup_thread(move || super::download::write_copy(&db, &dir)).await.and_then(|copy| copy)?
+    };
     let name = format!("fanhub-{}.db", jiff::Timestamp::now().strftime("%Y%m%d-%H%M%S"));
-    tracing::info!("database backup downloaded ({} bytes)", bytes.len());
-    attachment(Body::from(bytes), "application/vnd.sqlite3", None, &name)
+    tracing::info!("database backup download started ({} bytes)", copy.len);
+    let len = copy.len;
+    attachment(super::download::body(copy, state.download_idle), "application/vnd.sqlite3", Some(len), &name)
 }
 
 /// A download answer: `body` as an attachment named `name`, never stored by caches.

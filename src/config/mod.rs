@@ -50,14 +50,27 @@ pub enum Command {
     },
     /// Write a consistent copy of the live database to FILE (safe while serving).
     Backup { file: PathBuf },
-    /// Check a setup before going live (site file, data dir, database, listen address, upstreams);
-    /// safe next to a running server. Exit code 1 when a check fails.
-    Doctor,
+    /// Check a setup before going live (site file, data dir, database, replication, listen
+    /// address, upstreams); safe next to a running server. Exit code 1 when a check fails.
+    Doctor(DoctorOptions),
     /// Put a backup (an archive from DATA_DIR/backups/ or a database file) in place of the data dir's database; the server must be stopped.
     Restore { file: PathBuf },
     /// Discord set-up tasks.
     #[command(subcommand)]
     Discord(DiscordCommand),
+}
+
+/// What `fanhub doctor` checks beyond the defaults.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DoctorOptions {
+    /// Also read the whole database file (`PRAGMA quick_check`, about 4 s a GB, no time limit);
+    /// by default doctor opens it and reads its schema only, so it ends within 15 s at any size.
+    #[arg(long)]
+    pub full: bool,
+    /// The Litestream config that may name the database (`litestream replicate` reads the same:
+    /// $LITESTREAM_CONFIG, else /etc/litestream.yml).
+    #[arg(long = "litestream-config", env = "LITESTREAM_CONFIG")]
+    pub litestream_config: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -127,7 +140,8 @@ pub struct Options {
     #[arg(long, env = "FANHUB_REQUIRE_SECOND_FACTOR", global = true)]
     pub require_second_factor: bool,
     /// Seconds a client may take to send a request's headers (an idle keep-alive connection is
-    /// closed after as long) and may stay silent in the middle of a request body.
+    /// closed after as long), may stay silent in the middle of a request body, and may take
+    /// nothing of a database download before its copy is closed and removed.
     #[arg(long, env = "FANHUB_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), global = true)]
     pub read_timeout_secs: u64,
 }

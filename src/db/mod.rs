@@ -70,6 +70,11 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     sql_log::install(conn);
+    // No commit on any connection checkpoints by itself: the disk syncs of a checkpoint would land
+    // on whichever request committed, and under Litestream (`--litestream`) only Litestream may
+    // checkpoint (a checkpoint between two of its syncs makes it miss WAL pages and take a new
+    // full snapshot). `checkpoint_passive` does that work in the background instead.
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     Ok(())
 }
 
@@ -92,9 +97,6 @@ impl Db {
         if app_id == 0 {
             writer.pragma_update(None, "application_id", APPLICATION_ID).map_err(MigrationError::Open)?;
         }
-        // Commits never run SQLite's automatic checkpoint (its disk syncs would land on whichever
-        // request committed); `checkpoint_passive` does that work in the background instead.
-        writer.pragma_update(None, "wal_autocheckpoint", 0).map_err(MigrationError::Open)?;
         Ok(Self {
             inner: Arc::new(DbInner {
                 path: path.to_owned(),
@@ -227,6 +229,15 @@ pub fn backup_connection_to(conn: &Connection, dest: &Path) -> Result<(), ApiErr
 
 const LAST_BACKUP_SETTING: &str = "last_backup";
 
+/// About the bytes a copy of the database written by `VACUUM INTO` takes: the pages in use (free
+/// pages are left out of a copy), as this connection sees the database, WAL included.
+pub fn copy_bytes(conn: &Connection) -> rusqlite::Result<u64> {
+    let pages: i64 = conn.pragma_query_value(None, "page_count", |r| r.get(0))?;
+    let free: i64 = conn.pragma_query_value(None, "freelist_count", |r| r.get(0))?;
+    let page_size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
+    Ok(((pages - free).max(0) as u64).saturating_mul(page_size.max(0) as u64))
+}
+
 /// What the public database check reports: the schema and the file, read from pragmas (cheap:
 /// no table is scanned, nothing about accounts, sessions or backups).
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
@@ -283,6 +294,12 @@ pub use crate::time::{now_ms, rfc3339};
 /// SQLite's `PRAGMA quick_check`: "ok", or the first problem it found.
 pub fn quick_check(conn: &Connection) -> rusqlite::Result<String> {
     conn.query_row("PRAGMA quick_check", [], |r| r.get(0))
+}
+
+/// How many tables, indexes, views and triggers the schema holds (reading it proves the file is a
+/// database whose schema SQLite can parse, without reading its tables).
+pub fn schema_objects(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |r| r.get(0))
 }
 
 /// Whether SQLite answers at all (the cheapest statement).

@@ -2,16 +2,18 @@
 //! with how to fix it; exit code 1 when anything failed. Safe next to a running server: the
 //! database is opened read-only, the only file written is a probe removed at once, and the
 //! listen address is only bound when it is free. Every check has a deadline, so the whole run
-//! ends within [`TOTAL_BUDGET`] even when a disk or an upstream hangs.
+//! ends within [`TOTAL_BUDGET`] even when a disk or an upstream hangs, and none of them reads the
+//! whole database: that is `--full`'s, which has no deadline (it takes about 4 s a GB).
 
 mod local;
+pub mod replication;
 mod secrets;
 pub mod upstream;
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::config::{Options, Secrets};
+use crate::config::{DoctorOptions, Options, Secrets};
 
 /// Local checks (site file, data dir, database) share this deadline.
 const LOCAL_DEADLINE: Duration = Duration::from_secs(10);
@@ -54,7 +56,7 @@ impl Check {
 }
 
 /// Runs every check and prints the report; the exit code of `fanhub doctor`.
-pub fn run(options: &Options, secrets: Secrets) -> ExitCode {
+pub fn run(options: &Options, doctor: &DoctorOptions, secrets: Secrets) -> ExitCode {
     let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -62,7 +64,7 @@ pub fn run(options: &Options, secrets: Secrets) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let checks = rt.block_on(run_checks(options.clone(), secrets));
+    let checks = rt.block_on(run_checks(options.clone(), doctor.clone(), secrets));
     // A check stuck in the kernel (a hung network mount) must not keep the process alive.
     rt.shutdown_background();
     for check in &checks {
@@ -79,12 +81,14 @@ pub fn run(options: &Options, secrets: Secrets) -> ExitCode {
 }
 
 /// All checks at the same time, each under its deadline; the report in a fixed order.
-pub async fn run_checks(options: Options, secrets: Secrets) -> Vec<Check> {
+pub async fn run_checks(options: Options, doctor: DoctorOptions, secrets: Secrets) -> Vec<Check> {
     crate::llm::install_crypto();
     let local_options = options.clone();
+    // `--full` reads the whole database: as long as that takes.
+    let deadline = if doctor.full { Duration::MAX } else { LOCAL_DEADLINE };
     let local = async move {
-        let task = tokio::task::spawn_blocking(move || local::checks(&local_options));
-        match tokio::time::timeout(LOCAL_DEADLINE, task).await {
+        let task = tokio::task::spawn_blocking(move || local::checks(&local_options, &doctor));
+        match tokio::time::timeout(deadline, task).await {
             Ok(Ok(checks)) => checks,
             Ok(Err(e)) => vec![Check::fail("local checks", format!("stopped: {e}"), "report this as a bug")],
             Err(_) => vec![Check::fail(

@@ -1,6 +1,7 @@
 //! Scheduled backups, Backup Now, downloads, `fanhub restore` and its refusals, against the
 //! real binary.
 
+use std::collections::BTreeSet;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -388,4 +389,231 @@ async fn a_backup_killed_mid_way_never_leaves_a_half_file_under_a_final_name() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     drop(s);
+}
+
+/// `mib` MiB of random blobs written straight into the database (while the server runs: WAL).
+fn add_ballast(db: &Path, mib: usize) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.busy_timeout(Duration::from_secs(5)).unwrap();
+    conn.execute_batch(&format!(
+        "CREATE TABLE IF NOT EXISTS ballast (b BLOB);
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {})
+         INSERT INTO ballast SELECT randomblob(4096) FROM n;",
+        mib * 256
+    ))
+    .unwrap();
+}
+
+/// Every row of every table, sorted, as text (blobs by their length and an FNV-1a hash).
+fn contents(db: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut out = Vec::new();
+    for table in tables {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+        let n = stmt.column_count();
+        let mut rows: Vec<String> = stmt
+            .query_map([], |r| {
+                let cols: Vec<String> = (0..n)
+                    .map(|i| match r.get_ref(i).unwrap() {
+                        rusqlite::types::ValueRef::Blob(b) => {
+                            let hash = b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+                                (h ^ u64::from(*x)).wrapping_mul(0x0100_0000_01b3)
+                            });
+                            format!("blob {} {hash:016x}", b.len())
+                        }
+                        other => format!("{other:?}"),
+                    })
+                    .collect();
+                Ok(format!("{table}: {}", cols.join(" | ")))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        rows.sort();
+        out.extend(rows);
+    }
+    out
+}
+
+fn peak_memory_kib(s: &Server) -> u64 {
+    let pid = s.child.as_ref().unwrap().id();
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// The server's open files that are a download's copy (whose name is removed at once).
+fn open_copies(s: &Server) -> Vec<String> {
+    let pid = s.child.as_ref().unwrap().id();
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .map(|target| target.display().to_string())
+        .filter(|target| target.contains(".download-"))
+        .collect()
+}
+
+/// Waits until the server holds no download copy open, or fails after `within`.
+async fn wait_for_no_copy(s: &Server, within: Duration, what: &str) {
+    let deadline = Instant::now() + within;
+    while !open_copies(s).is_empty() {
+        assert!(Instant::now() < deadline, "{what}: the copy is still open: {:?}", open_copies(s));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let left = archives(&s.data_dir);
+    assert!(left.is_empty(), "{what}: files left in backups/: {left:?}");
+}
+
+#[tokio::test]
+async fn the_database_download_streams_a_copy_of_every_row_in_constant_memory_and_restores() {
+    let mut s = Server::start();
+    let key = admin_key(&s);
+    let b = browser(&s);
+    let res = b
+        .post(s.url("/api/auth/register"))
+        .json(&json!({"username": "fan_stream", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    add_ballast(&s.data_dir.join("fanhub.db"), 64);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let before = peak_memory_kib(&s);
+    let mut res = client().get(s.url("/api/admin/backup")).header("x-admin-key", &key).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/vnd.sqlite3");
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let announced: u64 = res.headers()["content-length"].to_str().unwrap().parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("download.db");
+    let mut file = std::fs::File::create(&copy).unwrap();
+    while let Some(chunk) = res.chunk().await.unwrap() {
+        std::io::Write::write_all(&mut file, &chunk).unwrap();
+    }
+    drop(file);
+    let grown = peak_memory_kib(&s).saturating_sub(before);
+    assert_eq!(std::fs::metadata(&copy).unwrap().len(), announced);
+    assert!(announced > 64 << 20, "the copy holds the ballast: {announced} bytes");
+    // The old download read the copy whole into memory: 64 MiB and more.
+    assert!(grown < 24 * 1024, "the download raised the server's peak memory by {grown} KiB");
+    wait_for_no_copy(&s, Duration::from_secs(5), "a finished download").await;
+
+    assert_eq!(s.stop().code(), Some(0));
+    // Every row, but the time of this backup: it is written once the copy is made.
+    let live: Vec<String> = contents(&s.data_dir.join("fanhub.db"))
+        .into_iter()
+        .filter(|row| !row.starts_with(&format!("settings: {:?}", rusqlite::types::ValueRef::Text(b"last_backup"))))
+        .collect();
+    let copied = contents(&copy);
+    let (live_set, copied_set): (BTreeSet<_>, BTreeSet<_>) = (live.iter().collect(), copied.iter().collect());
+    let differ: Vec<_> = live_set.symmetric_difference(&copied_set).take(5).collect();
+    assert!(
+        differ.is_empty() && live.len() == copied.len(),
+        "the copy holds every row: {} rows, the database {}; differing: {differ:?}",
+        copied.len(),
+        live.len()
+    );
+    assert!(live.len() > 64 * 256, "the ballast is compared too: {} rows", live.len());
+    assert_eq!(integrity(&std::fs::read(&copy).unwrap()), "ok");
+
+    // `fanhub restore` takes it onto a new machine, where the account signs in.
+    let fresh = tempfile::tempdir().unwrap();
+    let target = fresh.path().join("data");
+    let (code, out, err) = run(&["restore", copy.to_str().unwrap()], Some(&target));
+    assert_eq!(code, 0, "{out}{err}");
+    let s2 = launch(&[], Some(target));
+    let res = browser(&s2)
+        .post(s2.url("/api/auth/login"))
+        .json(&json!({"username": "fan_stream", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_client_that_goes_away_or_stops_reading_leaves_no_copy_behind() {
+    let s = launch(&["--read-timeout-secs", "2"], None);
+    let key = admin_key(&s);
+    add_ballast(&s.data_dir.join("fanhub.db"), 64);
+
+    // Gone after the first piece.
+    let mut res = client().get(s.url("/api/admin/backup")).header("x-admin-key", &key).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.chunk().await.unwrap().is_some());
+    assert_eq!(open_copies(&s).len(), 1, "the copy is open while the download runs");
+    assert!(open_copies(&s)[0].ends_with("(deleted)"), "and already without a name: {:?}", open_copies(&s));
+    drop(res);
+    wait_for_no_copy(&s, Duration::from_secs(5), "a client that went away").await;
+
+    // Connected but never reading: the socket's buffers fill, then the idle limit closes the copy.
+    let mut stream = std::net::TcpStream::connect(s.addr()).unwrap();
+    std::io::Write::write_all(
+        &mut stream,
+        format!("GET /api/admin/backup HTTP/1.1\r\nHost: {}\r\nX-Admin-Key: {key}\r\n\r\n", s.addr()).as_bytes(),
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while open_copies(&s).is_empty() {
+        assert!(Instant::now() < deadline, "the download never started: {}", s.stderr());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let started = Instant::now();
+    wait_for_no_copy(&s, Duration::from_secs(10), "a client that never reads").await;
+    assert!(started.elapsed() > Duration::from_millis(1500), "closed before the idle limit: {:?}", started.elapsed());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !s.stderr().contains("the client took nothing for 2 s; its copy was removed") {
+        assert!(Instant::now() < deadline, "the stalled download is not logged: {}", s.stderr());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(stream);
+}
+
+#[tokio::test]
+async fn backups_that_would_not_fit_answer_507_with_the_reason_and_write_nothing() {
+    let disk = crate::full_disk::Tmpfs::mount("160m");
+    let data = disk.path.join("data");
+    let s = launch(&[], Some(data.clone()));
+    let key = admin_key(&s);
+    let c = client();
+    // An empty site's copy fits.
+    let res = c.get(s.url("/api/admin/backup")).header("x-admin-key", &key).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.bytes().await.unwrap().len() > 10_000);
+
+    // 48 MiB more: the copy and the 64 MiB kept free no longer fit.
+    add_ballast(&data.join("fanhub.db"), 48);
+    let res = c.get(s.url("/api/admin/backup")).header("x-admin-key", &key).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::INSUFFICIENT_STORAGE);
+    let body = json(res).await;
+    let error = body["error"].as_str().unwrap();
+    assert!(error.starts_with("Not enough free disk space for a backup: it needs about "), "{body}");
+    assert!(error.contains("MiB are free") && error.contains("64 MiB kept for the site's own writes"), "{body}");
+    let res = c.post(s.url("/api/admin/backups")).header("x-admin-key", &key).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::INSUFFICIENT_STORAGE);
+    assert!(json(res).await["error"].as_str().unwrap().starts_with("Not enough free disk space"));
+    let (code, _, err) = run(&["backup", data.join("copy.db").to_str().unwrap()], Some(&data));
+    assert_eq!(code, 2);
+    assert!(err.contains("refused: not enough free disk space for a backup"), "{err}");
+    assert!(!data.join("copy.db").exists());
+    assert!(archives(&data).is_empty(), "nothing was written: {:?}", archives(&data));
+
+    // The site's own writes go on: a refused backup is not a full disk.
+    let health = json(c.get(s.url("/api/health")).send().await.unwrap()).await;
+    assert_ne!(health["disk"], "full", "{health}");
+    let res = c
+        .post(s.url("/api/auth/register"))
+        .json(&json!({"username": "still_writing", "password": "123456"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
 }

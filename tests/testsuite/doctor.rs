@@ -189,9 +189,10 @@ async fn a_healthy_setup_passes_every_check_with_credentials() {
     assert!(report.passes("file system").contains("local"));
     assert!(report.passes("free space").contains("free"));
     assert!(report.passes("uploads").contains("readable and writable"));
-    assert!(report.passes("database").contains("quick_check ok"));
+    assert!(report.passes("database").contains("opens and its schema reads (fanhub doctor --full reads every page)"));
     assert!(report.passes("schema").contains("this binary's"));
     assert!(report.passes("journal mode").contains("WAL"));
+    assert!(report.passes("replication").contains("not configured"), "{}", report.out);
     assert!(report.passes("listen address").contains(&format!("{addr} is free")));
     assert!(report.passes("LLM").contains("offers the model fake-model"));
     assert!(report.passes("Roblox").contains("answers anonymous requests"));
@@ -230,8 +231,11 @@ async fn next_to_a_live_server_the_address_is_its_own_and_the_database_is_read_s
         "{}",
         report.out
     );
-    assert!(report.passes("database").contains("quick_check ok"));
+    assert!(report.passes("database").contains("opens and its schema reads"));
     assert!(report.passes("journal mode").contains("WAL"));
+    let report = doctor(&["--full", "--data-dir", arg(&server.data_dir), "--addr", server.addr()], &env, false).await;
+    assert_eq!(report.code, 0, "{}", report.out);
+    assert!(report.passes("database").contains("quick_check ok"));
     let health = crate::common::client().get(server.url("/api/health")).send().await.unwrap();
     assert_eq!(health.status(), 200);
 }
@@ -256,7 +260,7 @@ async fn wrong_credentials_and_an_intent_left_off_are_named() {
     assert!(report.fails("Roblox cookie").contains("refused (HTTP 401)"));
     assert!(report.passes("Discord token").contains("fanbot"));
     assert!(report.fails("Discord intent").contains("Message Content Intent"));
-    assert!(report.out.trim_end().ends_with("3 of 17 checks failed."), "{}", report.out);
+    assert!(report.out.trim_end().ends_with("3 of 18 checks failed."), "{}", report.out);
 
     env.retain(|(k, _)| k != "FANHUB_LLM_KEY");
     env.push(("FANHUB_LLM_KEY".into(), "sk-wrong".into()));
@@ -274,6 +278,28 @@ async fn a_damaged_or_newer_database_fails_its_checks() {
     let env = vec![("FANHUB_ROBLOX_API".to_string(), format!("{fake}/{{service}}"))];
     let (_dir, data) = used_data_dir();
     let db = data.join("fanhub.db");
+
+    // A damaged table: the default run reads the schema only and passes; --full reads every page.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE ballast (b BLOB);
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+         INSERT INTO ballast SELECT randomblob(300) FROM n;
+         PRAGMA wal_checkpoint(TRUNCATE);",
+    )
+    .unwrap();
+    let page_size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0)).unwrap();
+    let pages: i64 = conn.pragma_query_value(None, "page_count", |r| r.get(0)).unwrap();
+    drop(conn);
+    let mut file = std::fs::OpenOptions::new().write(true).open(&db).unwrap();
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start((page_size * (pages - 20)) as u64)).unwrap();
+    std::io::Write::write_all(&mut file, &vec![0x5a; page_size as usize * 10]).unwrap();
+    drop(file);
+    let report = doctor(&["--data-dir", arg(&data), "--addr", &free_port()], &env, false).await;
+    assert!(report.passes("database").contains("opens and its schema reads"), "{}", report.out);
+    let report = doctor(&["--full", "--data-dir", arg(&data), "--addr", &free_port()], &env, false).await;
+    assert_eq!(report.code, 1, "{}", report.out);
+    assert!(report.fails("database").contains("is damaged"), "{}", report.out);
 
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.pragma_update(None, "user_version", 999).unwrap();

@@ -15,14 +15,15 @@ use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
-/// A tmpfs mounted on a fresh directory, unmounted however the test ends.
-struct Tmpfs {
+/// A tmpfs mounted on a fresh directory, unmounted however the test ends (the backups' tests use
+/// it too).
+pub struct Tmpfs {
     _dir: tempfile::TempDir,
-    path: PathBuf,
+    pub path: PathBuf,
 }
 
 impl Tmpfs {
-    fn mount(size: &str) -> Self {
+    pub fn mount(size: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mnt");
         std::fs::create_dir(&path).unwrap();

