@@ -6,8 +6,8 @@ use axum::http::{Method, StatusCode};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::predicate::{And, NotForContentType, Predicate, SizeAbove};
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{And, NotForContentType, Predicate, SizeAbove};
 
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};

@@ -58,8 +58,7 @@ pub fn users_page(
     let (sql, mut args) = users_page_sql(filter, after)?;
     args.push((i64::from(limit) + 1).into());
     let mut stmt = conn.prepare_cached(&sql)?;
-    let mut users =
-        stmt.query_map(rusqlite::params_from_iter(args), user_from_row)?.collect::<Result<Vec<_>, _>>()?;
+    let mut users = stmt.query_map(rusqlite::params_from_iter(args), user_from_row)?.collect::<Result<Vec<_>, _>>()?;
     let next = if users.len() > limit as usize {
         users.truncate(limit as usize);
         let by_name = filter.name_prefix.is_some();
@@ -539,7 +538,10 @@ mod tests {
         }
         for (sql, args) in statements {
             let plan = plan(&sql, args);
-            assert!(plan.starts_with("SEARCH ") && !plan.contains("SCAN ") && !plan.contains("TEMP B-TREE"), "{sql}: {plan}");
+            assert!(
+                plan.starts_with("SEARCH ") && !plan.contains("SCAN ") && !plan.contains("TEMP B-TREE"),
+                "{sql}: {plan}"
+            );
         }
     }
 }

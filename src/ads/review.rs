@@ -271,7 +271,11 @@ mod tests {
         // Applications sent between two pages wait at the top; the next page goes on below.
         ids.push(store::insert(&conn, &store::tests::ad("1-day")).unwrap());
         let (second, last) = store::list(&conn, None, next, 3).unwrap();
-        assert_eq!(second.iter().map(|a| a.id).collect::<Vec<_>>(), vec![ids[2], ids[1], ids[0]], "the rejected one is left out");
+        assert_eq!(
+            second.iter().map(|a| a.id).collect::<Vec<_>>(),
+            vec![ids[2], ids[1], ids[0]],
+            "the rejected one is left out"
+        );
         assert_eq!(last, None, "the last page says so");
         let (rejected, none) = store::list(&conn, Some("rejected"), None, 3).unwrap();
         assert_eq!((rejected.iter().map(|a| a.id).collect::<Vec<_>>(), none), (vec![ids[3]], None));

@@ -159,7 +159,10 @@ pub fn list(
 ) -> Result<(Vec<Application>, Option<i64>), ApiError> {
     // Each case a range of the (status, id) index rather than `?2 IS NULL OR ...`, which none answers.
     let statuses = match status {
-        Some(status) => format!("a.status = '{}'", STATUSES.iter().find(|s| **s == status).ok_or_else(|| ApiError::internal("unknown status"))?),
+        Some(status) => format!(
+            "a.status = '{}'",
+            STATUSES.iter().find(|s| **s == status).ok_or_else(|| ApiError::internal("unknown status"))?
+        ),
         None => "a.status IN ('pending', 'approved')".to_string(),
     };
     let mut stmt = conn.prepare_cached(&format!(

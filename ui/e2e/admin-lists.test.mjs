@@ -99,7 +99,7 @@ describe('admin: the lists paged by key', () => {
         const filed = await env.fetch('/api/v1/report-abuse', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'X-API-Key': site.publicApiKey },
-          body: JSON.stringify({ reporterUsername: 'Alice_1', targetUsername: `Lists${vp}${n}`, reason: 'botting', description: 'd', priority: 'low' }),
+          body: JSON.stringify({ reporterUsername: 'Alice_1', targetUsername: `Lists${vp}${n}`, reason: 'botting', description: 'Seen botting in three servers today.', priority: 'low' }),
         });
         assert.equal(filed.status, 201);
       }

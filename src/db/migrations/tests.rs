@@ -130,7 +130,16 @@ fn a_positional_version_means_the_first_files_of_the_old_list() {
         recorded_numbers(&conn),
         [(1, true), (2, true), (3, true), (4, true), (5, true), (6, true), (8, true), (9, true)]
             .into_iter()
-            .chain([(10, false), (11, false), (13, false), (14, false), (15, false), (16, false), (17, false), (21, false)])
+            .chain([
+                (10, false),
+                (11, false),
+                (13, false),
+                (14, false),
+                (15, false),
+                (16, false),
+                (17, false),
+                (21, false)
+            ])
             .collect::<Vec<_>>()
     );
     assert!(has_object(&conn, "badge_info", Some("image_fallbacks")).unwrap(), "0010 was run");

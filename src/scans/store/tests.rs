@@ -208,7 +208,9 @@ fn reports_are_paged_by_key_newest_first_with_none_skipped_or_repeated_while_new
     assert_eq!((rest.iter().map(|r| r.id).collect::<Vec<_>>(), last), (vec![ids[0]], None));
     for state in [None, Some("open")] {
         let sql = match state {
-            Some(_) => "EXPLAIN QUERY PLAN SELECT id FROM abuse_reports WHERE state = 'open' AND id < 5 ORDER BY id DESC LIMIT 3",
+            Some(_) => {
+                "EXPLAIN QUERY PLAN SELECT id FROM abuse_reports WHERE state = 'open' AND id < 5 ORDER BY id DESC LIMIT 3"
+            }
             None => "EXPLAIN QUERY PLAN SELECT id FROM abuse_reports WHERE id < 5 ORDER BY id DESC LIMIT 3",
         };
         let plan: String = conn.query_row(sql, [], |r| r.get(3)).unwrap();
