@@ -7,6 +7,7 @@ use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{And, NotForContentType, Predicate, SizeAbove};
 
 use crate::error::ApiError;
 use crate::http::{csrf, middleware, spa};
@@ -34,15 +35,19 @@ pub fn router(state: AppState) -> Router {
         .merge(banner::router(state.banner.clone()))
         .merge(discord::router(state.discord.clone()))
         .merge(discord::interactions::router(state.discord.clone()));
-    let roblox = roblox::routes::router(part(&state));
+    let roblox = roblox::routes::router(part(&state)).layer(large_answers());
     let people = Router::new()
         .merge(accounts::router(part(&state)))
         .merge(admin::router(part(&state)))
         .merge(ads::router(part(&state)))
         .merge(ads::review::router(part(&state)))
         .merge(scans::admin::router(part(&state)))
-        .merge(follows::routes::router(part(&state)));
-    let developers = Router::new().merge(keys::router(part(&state))).merge(v1::router(part(&state), part(&state)));
+        .merge(follows::routes::router(part(&state)))
+        .layer(large_answers());
+    let developers = Router::new()
+        .merge(keys::router(part(&state)))
+        .merge(v1::router(part(&state), part(&state)))
+        .layer(large_answers());
     let hosting = Router::new().merge(backup::routes::router(part(&state))).merge(metrics::router(part(&state)));
     let card_pictures = shell::pictures::router(part(&state));
     let router = Router::new()
@@ -63,6 +68,24 @@ pub fn router(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
         .layer(from_fn_with_state(state.request_context.clone(), middleware::request_context))
         .with_state(state)
+}
+
+/// Only answers over [`COMPRESS_ABOVE`] bytes (pictures and streams never).
+type LargeAnswers = And<And<And<SizeAbove, NotForContentType>, NotForContentType>, NotForContentType>;
+
+/// Smaller answers fit one packet either way: compressing them costs CPU and saves no round trip.
+pub const COMPRESS_ABOVE: u64 = 1400;
+
+/// Compression of the lists and histories (admin lists, leaderboards, badge history JSON and CSV,
+/// v1 lists) for clients that send `Accept-Encoding`; the small answers polled every few seconds
+/// are left as they are.
+fn large_answers() -> CompressionLayer<LargeAnswers> {
+    CompressionLayer::new().compress_when(
+        SizeAbove::new(COMPRESS_ABOVE)
+            .and(NotForContentType::GRPC)
+            .and(NotForContentType::IMAGES)
+            .and(NotForContentType::SSE),
+    )
 }
 
 /// The process's background work, each piece declared by the feature that owns it (its jobs, its

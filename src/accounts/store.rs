@@ -30,11 +30,110 @@ pub fn find_user(conn: &Connection, id: i64) -> Result<Option<User>, ApiError> {
     Ok(conn.query_row(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"), [id], user_from_row).optional()?)
 }
 
-/// Every account, oldest first.
-pub fn list_users(conn: &Connection) -> Result<Vec<User>, ApiError> {
-    let mut stmt = conn.prepare(&format!("SELECT {USER_COLUMNS} FROM users ORDER BY id"))?;
-    let users = stmt.query_map([], user_from_row)?.collect::<Result<Vec<_>, _>>()?;
-    Ok(users)
+/// Which accounts the Users tab lists: a username prefix (any case), a role, an active state.
+#[derive(Debug, Default, Clone)]
+pub struct UserFilter {
+    pub name_prefix: Option<String>,
+    pub role: Option<String>,
+    pub active: Option<bool>,
+}
+
+/// Where a page of accounts starts: after an id (oldest first), or after a username (A to Z,
+/// any case) when searching by name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UserCursor {
+    Id(i64),
+    Name(String),
+}
+
+/// One page of accounts and where the next starts (none after the last): oldest first, or by
+/// username when searching by prefix. Each filter is a range of an index (0021 and the UNIQUE
+/// NOCASE index on username), so a page costs the same at 50 or 50,000 accounts.
+pub fn users_page(
+    conn: &Connection,
+    filter: &UserFilter,
+    after: Option<&UserCursor>,
+    limit: u32,
+) -> Result<(Vec<User>, Option<UserCursor>), ApiError> {
+    let (sql, mut args) = users_page_sql(filter, after)?;
+    args.push((i64::from(limit) + 1).into());
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut users = stmt.query_map(rusqlite::params_from_iter(args), user_from_row)?.collect::<Result<Vec<_>, _>>()?;
+    let next = if users.len() > limit as usize {
+        users.truncate(limit as usize);
+        let by_name = filter.name_prefix.is_some();
+        users.last().map(|u| if by_name { UserCursor::Name(u.username.clone()) } else { UserCursor::Id(u.id) })
+    } else {
+        None
+    };
+    Ok((users, next))
+}
+
+/// The statement of [`users_page`] with its arguments, but the limit's (the last `?`).
+fn users_page_sql(
+    filter: &UserFilter,
+    after: Option<&UserCursor>,
+) -> Result<(String, Vec<rusqlite::types::Value>), ApiError> {
+    let by_name = filter.name_prefix.is_some();
+    let mut clauses: Vec<&str> = Vec::new();
+    let mut args: Vec<rusqlite::types::Value> = Vec::new();
+    if let Some(prefix) = &filter.name_prefix {
+        clauses.push("username LIKE ? ESCAPE '\\'");
+        args.push(crate::http::paging::like_prefix(prefix).into());
+    }
+    // While searching by name the name's index leads; `+` keeps the others out of its way.
+    if let Some(role) = &filter.role {
+        clauses.push(if by_name { "+role = ?" } else { "role = ?" });
+        args.push(role.clone().into());
+    }
+    if let Some(active) = filter.active {
+        clauses.push(if by_name { "+is_active = ?" } else { "is_active = ?" });
+        args.push(i64::from(active).into());
+    }
+    match after {
+        Some(UserCursor::Name(name)) if by_name => {
+            clauses.push("username > ?");
+            args.push(name.clone().into());
+        }
+        Some(UserCursor::Id(id)) if !by_name => {
+            clauses.push("id > ?");
+            args.push((*id).into());
+        }
+        Some(_) => return Err(crate::http::paging::bad_cursor()),
+        // The first page is a range too (ids start at 1), so every page reads the same way.
+        None if !by_name => {
+            clauses.push("id > ?");
+            args.push(0_i64.into());
+        }
+        None => {}
+    }
+    let where_sql = if clauses.is_empty() { String::new() } else { format!("WHERE {}", clauses.join(" AND ")) };
+    let order = if by_name { "username" } else { "id" };
+    Ok((format!("SELECT {USER_COLUMNS} FROM users {where_sql} ORDER BY {order} LIMIT ?"), args))
+}
+
+/// The Users tab's figures: every account, the active ones, the admins and the admins with a
+/// second factor (each counted on an index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserCounts {
+    pub total: i64,
+    pub active: i64,
+    pub admins: i64,
+    pub admins_with_second_factor: i64,
+}
+
+pub fn user_counts(conn: &Connection) -> Result<UserCounts, ApiError> {
+    let count = |sql: &str| -> Result<i64, ApiError> { Ok(conn.query_row(sql, [], |r| r.get(0))?) };
+    Ok(UserCounts {
+        total: count("SELECT COUNT(*) FROM users")?,
+        active: count("SELECT COUNT(*) FROM users WHERE is_active = 1")?,
+        admins: count("SELECT COUNT(*) FROM users WHERE role = 'admin'")?,
+        admins_with_second_factor: count(
+            "SELECT COUNT(*) FROM users WHERE role = 'admin'
+               AND (id IN (SELECT user_id FROM passkeys) OR id IN (SELECT user_id FROM totp_factors))",
+        )?,
+    })
 }
 
 pub fn username_taken(conn: &Connection, username: &str) -> Result<bool, ApiError> {
@@ -223,18 +322,46 @@ fn login_status_values() -> utoipa::openapi::Object {
     crate::http::schema::string_enum(&["success", "failure", "second_factor_failure", "suspended", "rate_limited"])
 }
 
-pub fn count_login_logs(conn: &Connection) -> Result<i64, ApiError> {
-    Ok(conn.query_row("SELECT COUNT(*) FROM login_logs", [], |r| r.get(0))?)
+pub const LOGIN_STATUSES: [&str; 5] = ["success", "failure", "second_factor_failure", "suspended", "rate_limited"];
+
+/// Sign-in attempts recorded, of one status when given.
+pub fn count_login_logs(conn: &Connection, status: Option<&str>) -> Result<i64, ApiError> {
+    Ok(match status {
+        Some(status) => conn.query_row("SELECT COUNT(*) FROM login_logs WHERE status = ?1", [status], |r| r.get(0))?,
+        None => conn.query_row("SELECT COUNT(*) FROM login_logs", [], |r| r.get(0))?,
+    })
 }
 
-/// One page of sign-in attempts, newest first (`page` counts from 1).
-pub fn login_logs_page(conn: &Connection, page: i64, page_size: i64) -> Result<Vec<LoginLog>, ApiError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, username, ip_address, user_agent, created_at, status FROM login_logs
-         ORDER BY created_at DESC, id DESC LIMIT ?1 OFFSET ?2",
-    )?;
-    let logs = stmt
-        .query_map(params![page_size, (page - 1).saturating_mul(page_size)], |r| {
+/// The statement of [`login_logs_page`] with the status's argument: two statements rather than
+/// `?1 IS NULL OR status = ?1`, which no index answers.
+fn login_logs_sql(status: Option<&str>) -> (&'static str, Vec<rusqlite::types::Value>) {
+    match status {
+        Some(status) => (
+            "SELECT id, username, ip_address, user_agent, created_at, status FROM login_logs
+             WHERE status = ? AND id < ? ORDER BY id DESC LIMIT ?",
+            vec![status.to_string().into()],
+        ),
+        None => (
+            "SELECT id, username, ip_address, user_agent, created_at, status FROM login_logs
+             WHERE id < ? ORDER BY id DESC LIMIT ?",
+            vec![],
+        ),
+    }
+}
+
+/// One page of sign-in attempts, newest first (ids rise with time), of one status when given,
+/// older than the id `before` when given; with the id the next page starts before (none after the last).
+pub fn login_logs_page(
+    conn: &Connection,
+    status: Option<&str>,
+    before: Option<i64>,
+    limit: u32,
+) -> Result<(Vec<LoginLog>, Option<i64>), ApiError> {
+    let (sql, args) = login_logs_sql(status);
+    let args = args.into_iter().chain([before.unwrap_or(i64::MAX).into(), (i64::from(limit) + 1).into()]);
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut logs = stmt
+        .query_map(rusqlite::params_from_iter(args), |r| {
             Ok(LoginLog {
                 id: r.get(0)?,
                 username: r.get(1)?,
@@ -245,5 +372,177 @@ pub fn login_logs_page(conn: &Connection, page: i64, page_size: i64) -> Result<V
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(logs)
+    let next = (logs.len() > limit as usize).then(|| {
+        logs.truncate(limit as usize);
+        logs.last().map(|l| l.id)
+    });
+    Ok((logs, next.flatten()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn add(conn: &Connection, name: &str) -> i64 {
+        insert_user(conn, name, "x").unwrap().unwrap()
+    }
+
+    /// Every page of `filter` from the first, with `between` run after each page.
+    fn walk(conn: &Connection, filter: &UserFilter, limit: u32, mut between: impl FnMut(usize)) -> Vec<User> {
+        let (mut all, mut after) = (Vec::new(), None);
+        for page in 0.. {
+            let (users, next) = users_page(conn, filter, after.as_ref(), limit).unwrap();
+            assert!(users.len() <= limit as usize);
+            all.extend(users);
+            between(page);
+            match next {
+                Some(next) => after = Some(next),
+                None => break,
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn accounts_are_paged_by_key_with_none_skipped_or_repeated_while_others_sign_up() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let before: Vec<i64> = (0..23).map(|i| add(&conn, &format!("member{i:02}"))).collect();
+        let mut joined = Vec::new();
+        let seen = walk(&conn, &UserFilter::default(), 5, |page| {
+            if page < 3 {
+                joined.push(add(&conn, &format!("late{page}")));
+            }
+        });
+        let ids: Vec<i64> = seen.iter().map(|u| u.id).collect();
+        let mut expected = before.clone();
+        expected.extend(&joined);
+        assert_eq!(ids, expected, "oldest first, each once, the new ones at the end");
+        // A page that ends the list exactly says so.
+        let (all, next) = users_page(&conn, &UserFilter::default(), None, ids.len() as u32).unwrap();
+        assert_eq!((all.len(), next), (ids.len(), None));
+    }
+
+    #[test]
+    fn a_name_search_is_a_prefix_in_any_case_from_a_to_z_and_pages_by_name() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        for name in ["Starlight", "star_fan", "STARBOARD", "stardust", "Stable", "rockstar", "st_ar", "Star"] {
+            add(&conn, name);
+        }
+        let names = |filter: &UserFilter, limit, between: &mut dyn FnMut(usize)| {
+            walk(&conn, filter, limit, between).into_iter().map(|u| u.username).collect::<Vec<_>>()
+        };
+        let search = |q: &str| UserFilter { name_prefix: Some(q.into()), ..Default::default() };
+        assert_eq!(
+            names(&search("sTaR"), 2, &mut |_| {}),
+            ["Star", "star_fan", "STARBOARD", "stardust", "Starlight"],
+            "the names that begin with it, A to Z in any case; not rockstar"
+        );
+        assert_eq!(names(&search("st_"), 10, &mut |_| {}), ["st_ar"], "_ is a letter of names, not a wildcard");
+        assert_eq!(names(&search("st%"), 10, &mut |_| {}), Vec::<String>::new(), "% too");
+        // Names added between pages: one after the cursor (star_fan) is found, one before it is
+        // left for a new search (the pages already shown are not repeated), one that does not match is not.
+        let mut added = 0;
+        let found = names(&search("star"), 2, &mut |page| {
+            if page == 0 {
+                add(&conn, "StarZ");
+                add(&conn, "Star_a");
+                add(&conn, "Sta");
+                added = 3;
+            }
+        });
+        assert_eq!(added, 3);
+        assert_eq!(found, ["Star", "star_fan", "STARBOARD", "stardust", "Starlight", "StarZ"]);
+        // The cursor of one order is refused by the other.
+        let (_, next) = users_page(&conn, &search("star"), None, 1).unwrap();
+        assert_eq!(users_page(&conn, &UserFilter::default(), next.as_ref(), 1).unwrap_err().status.as_u16(), 400);
+        assert_eq!(users_page(&conn, &search("star"), Some(&UserCursor::Id(1)), 1).unwrap_err().status.as_u16(), 400);
+    }
+
+    #[test]
+    fn role_and_state_filters_with_the_figures_of_all() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let ids: Vec<i64> = (0..12).map(|i| add(&conn, &format!("user{i:02}"))).collect();
+        for &id in &ids[..3] {
+            apply_change(&conn, id, Some("admin"), None).unwrap();
+        }
+        apply_change(&conn, ids[4], Some("moderator"), Some(false)).unwrap();
+        apply_change(&conn, ids[2], None, Some(false)).unwrap();
+        apply_change(&conn, ids[7], None, Some(false)).unwrap();
+        let of = |role: Option<&str>, active: Option<bool>, q: Option<&str>| {
+            let filter = UserFilter { name_prefix: q.map(Into::into), role: role.map(Into::into), active };
+            walk(&conn, &filter, 2, |_| {}).iter().map(|u| u.id).collect::<Vec<_>>()
+        };
+        assert_eq!(of(Some("admin"), None, None), ids[..3]);
+        assert_eq!(of(Some("admin"), Some(true), None), ids[..2]);
+        assert_eq!(of(None, Some(false), None), [ids[2], ids[4], ids[7]]);
+        assert_eq!(of(Some("moderator"), Some(false), None), [ids[4]]);
+        assert_eq!(of(Some("user"), Some(true), Some("USER1")), [ids[10], ids[11]]);
+        assert_eq!(of(None, Some(false), Some("user0")), [ids[2], ids[4], ids[7]]);
+        let counts = user_counts(&conn).unwrap();
+        assert_eq!(counts, UserCounts { total: 12, active: 9, admins: 3, admins_with_second_factor: 0 });
+        crate::accounts::second_factor::store::set_totp(&conn, ids[1], b"sealed", 0).unwrap();
+        assert_eq!(user_counts(&conn).unwrap().admins_with_second_factor, 1);
+    }
+
+    #[test]
+    fn sign_ins_are_paged_by_key_newest_first_of_one_status_while_new_ones_are_logged() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let statuses = ["success", "failure", "failure", "rate_limited", "success", "failure", "suspended"];
+        for (i, status) in statuses.iter().enumerate() {
+            log_attempt(&conn, &format!("who{i}"), "192.0.2.0", "ua", status).unwrap();
+        }
+        let walk = |status: Option<&str>, limit: u32, between: &dyn Fn()| {
+            let (mut names, mut before) = (Vec::new(), None);
+            loop {
+                let (logs, next) = login_logs_page(&conn, status, before, limit).unwrap();
+                names.extend(logs.into_iter().map(|l| l.username));
+                between();
+                match next {
+                    Some(next) => before = Some(next),
+                    None => return names,
+                }
+            }
+        };
+        let late = || log_attempt(&conn, "late", "192.0.2.0", "ua", "failure").unwrap();
+        assert_eq!(walk(None, 3, &late), ["who6", "who5", "who4", "who3", "who2", "who1", "who0"]);
+        assert_eq!(walk(Some("failure"), 2, &|| {}), ["late", "late", "late", "who5", "who2", "who1"]);
+        assert_eq!(count_login_logs(&conn, Some("failure")).unwrap(), 6);
+        assert_eq!(count_login_logs(&conn, None).unwrap(), 10);
+    }
+
+    #[test]
+    fn every_page_of_accounts_and_sign_ins_is_a_range_of_an_index() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let plan = |sql: &str, args: Vec<rusqlite::types::Value>| -> String {
+            let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            let rows = stmt.query_map(rusqlite::params_from_iter(args), |r| r.get::<_, String>(3)).unwrap();
+            rows.map(Result::unwrap).collect::<Vec<_>>().join("; ")
+        };
+        let mut statements = Vec::new();
+        for q in [None, Some("ab")] {
+            for role in [None, Some("admin")] {
+                for active in [None, Some(false)] {
+                    let filter = UserFilter { name_prefix: q.map(Into::into), role: role.map(Into::into), active };
+                    let later = if q.is_some() { UserCursor::Name("ab".into()) } else { UserCursor::Id(5) };
+                    for after in [None, Some(later)] {
+                        let (sql, mut args) = users_page_sql(&filter, after.as_ref()).unwrap();
+                        args.push(21_i64.into());
+                        statements.push((sql, args));
+                    }
+                }
+            }
+        }
+        for status in [None, Some("failure")] {
+            let (sql, args) = login_logs_sql(status);
+            let args = args.into_iter().chain([i64::MAX.into(), 21_i64.into()]).collect();
+            statements.push((sql.to_string(), args));
+        }
+        for (sql, args) in statements {
+            let plan = plan(&sql, args);
+            assert!(
+                plan.starts_with("SEARCH ") && !plan.contains("SCAN ") && !plan.contains("TEMP B-TREE"),
+                "{sql}: {plan}"
+            );
+        }
+    }
 }

@@ -5,11 +5,11 @@
 use axum::Json as JsonOut;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::accounts::{ROLES, User, store};
 use crate::error::ApiError;
-use crate::http::extract::{Json, Path, not_null};
+use crate::http::extract::{Json, Path, Query, not_null};
 
 /// What user management changes: accounts, and the figures and command scores that count them.
 #[derive(Clone)]
@@ -26,14 +26,79 @@ pub struct UsersState {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserList {
+    /// One page of the accounts asked for: oldest first, or A to Z when searching by name.
     users: Vec<User>,
-    /// Accounts whose sign-ins are held back now after failed attempts (from browsers where the
-    /// account never signed in: its own browsers are not held back by others' failures).
+    /// The `cursor` of the next page; null on the last.
+    next_cursor: Option<String>,
+    /// Every account, the active ones and the admins (whatever the filters).
+    counts: store::UserCounts,
+    /// The accounts of this page whose sign-ins are held back now after failed attempts (from
+    /// browsers where the account never signed in: its own browsers are not held back by others' failures).
     throttled: Vec<ThrottledAccount>,
-    /// The accounts that sign in with a second factor, and with which.
+    /// The accounts of this page that sign in with a second factor, and with which.
     second_factors: Vec<AccountSecondFactors>,
     /// The host requires a second factor for admin accounts (`--require-second-factor`).
     second_factor_required: bool,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UserQuery {
+    /// The start of the username, any case (the accounts whose names begin with it, A to Z).
+    #[param(value_type = Option<String>, max_length = 100)]
+    q: Option<String>,
+    /// user, moderator or admin.
+    #[param(value_type = Option<String>, pattern = "^(user|moderator|admin)$")]
+    role: Option<String>,
+    /// active or suspended.
+    #[param(value_type = Option<String>, pattern = "^(active|suspended)$")]
+    status: Option<String>,
+    /// Accounts per page, 1-100 (default 20).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+    /// The `nextCursor` of the page before, as it came.
+    cursor: Option<String>,
+}
+
+/// A cursor of the name order: the last name of the page, base64url, so any name stays one token.
+const NAME_CURSOR: &str = "n.";
+
+fn encode_cursor(cursor: &store::UserCursor) -> String {
+    use base64::Engine as _;
+    match cursor {
+        store::UserCursor::Id(id) => id.to_string(),
+        store::UserCursor::Name(name) => {
+            format!("{NAME_CURSOR}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(name))
+        }
+    }
+}
+
+fn decode_cursor(raw: &str) -> Result<store::UserCursor, ApiError> {
+    use base64::Engine as _;
+    let name = |encoded: &str| {
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(encoded).ok()?;
+        String::from_utf8(bytes).ok().filter(|n| !n.is_empty() && n.chars().count() <= 64)
+    };
+    let cursor = match raw.strip_prefix(NAME_CURSOR) {
+        Some(encoded) => name(encoded).map(store::UserCursor::Name),
+        None => crate::http::paging::id_cursor(Some(raw))?.map(store::UserCursor::Id),
+    };
+    cursor.ok_or_else(crate::http::paging::bad_cursor)
+}
+
+fn user_filter(q: &UserQuery) -> Result<store::UserFilter, ApiError> {
+    let role = match q.role.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        None => None,
+        Some(r) if ROLES.contains(&r) => Some(r.to_string()),
+        Some(_) => return Err(ApiError::field("role", "role must be user, moderator or admin")),
+    };
+    let active = match q.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => None,
+        Some("active") => Some(true),
+        Some("suspended") => Some(false),
+        Some(_) => return Err(ApiError::field("status", "status must be active or suspended")),
+    };
+    Ok(store::UserFilter { name_prefix: crate::http::paging::optional_search(q.q.as_deref())?, role, active })
 }
 
 /// An account's second factors.
@@ -66,11 +131,27 @@ pub struct ThrottledAccount {
     retry_after_seconds: u64,
 }
 
-/// Every account, and which are held back after failed sign-ins.
+/// A page of accounts (search, role and state filters), the figures of all, which of the page
+/// are held back after failed sign-ins and who has a second factor.
 #[utoipa::path(get, path = "/api/admin/users", tag = "admin", operation_id = "listUsers", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    responses((status = 200, description = "Every account, oldest first, the throttled ones and who has a second factor", body = UserList)))]
-pub(crate) async fn list(State(state): State<UsersState>) -> Result<JsonOut<UserList>, ApiError> {
-    let users = state.db.read(store::list_users).await?;
+    params(UserQuery),
+    responses((status = 200, description = "One page of accounts, the throttled ones and who has a second factor", body = UserList),
+        (status = 400, description = "Bad filter, limit or cursor", body = crate::error::ErrorBody)))]
+pub(crate) async fn list(
+    State(state): State<UsersState>,
+    Query(q): Query<UserQuery>,
+) -> Result<JsonOut<UserList>, ApiError> {
+    let filter = user_filter(&q)?;
+    let limit = crate::http::paging::keyset_limit(q.limit.as_deref())?;
+    let after = q.cursor.as_deref().map(str::trim).filter(|c| !c.is_empty()).map(decode_cursor).transpose()?;
+    let (users, next, counts, mut factors) = state
+        .db
+        .read(move |c| {
+            let (users, next) = store::users_page(c, &filter, after.as_ref(), limit)?;
+            let factors = crate::accounts::second_factor::store::methods_by_user(c)?;
+            Ok((users, next, store::user_counts(c)?, factors))
+        })
+        .await?;
     let throttled = users
         .iter()
         .filter_map(|u| {
@@ -78,14 +159,18 @@ pub(crate) async fn list(State(state): State<UsersState>) -> Result<JsonOut<User
             Some(ThrottledAccount { user_id: u.id, username: u.username.clone(), failed_sign_ins, retry_after_seconds })
         })
         .collect();
-    let second_factors = state
-        .db
-        .read(crate::accounts::second_factor::store::methods_by_user)
-        .await?
-        .into_iter()
-        .map(|(user_id, methods)| AccountSecondFactors { user_id, methods })
+    let second_factors = users
+        .iter()
+        .filter_map(|u| factors.remove(&u.id).map(|methods| AccountSecondFactors { user_id: u.id, methods }))
         .collect();
-    Ok(JsonOut(UserList { users, throttled, second_factors, second_factor_required: state.second_factor_required }))
+    Ok(JsonOut(UserList {
+        users,
+        next_cursor: next.as_ref().map(encode_cursor),
+        counts,
+        throttled,
+        second_factors,
+        second_factor_required: state.second_factor_required,
+    }))
 }
 
 #[derive(Deserialize, Default)]

@@ -37,9 +37,12 @@ pub fn router<S: Clone + Send + Sync + 'static>(state: AdsState) -> Router<S> {
 }
 
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Applications {
-    /// The applications asked for, newest first.
+    /// One page of the applications asked for, newest first.
     applications: Vec<Application>,
+    /// The `cursor` of the next (older) page; null on the last.
+    next_cursor: Option<String>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -49,13 +52,18 @@ pub struct ListQuery {
     /// pending and approved ones (rejected applications leave the list; this reaches them for audit).
     #[param(value_type = Option<String>, pattern = "^(pending|approved|rejected)$")]
     status: Option<String>,
+    /// Applications per page, 1-100 (default 20).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+    /// The `nextCursor` of the page before, as it came.
+    cursor: Option<String>,
 }
 
-/// The advertisement applications with their analysis and design: pending and approved ones, or
-/// those of one status.
+/// The advertisement applications with their analysis and design, newest first, paged by key:
+/// pending and approved ones, or those of one status.
 #[utoipa::path(get, path = "/api/admin/advertisements", tag = "admin", operation_id = "listAdvertisements", security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
     params(ListQuery),
-    responses((status = 200, description = "The applications", body = Applications), (status = 400, description = "Unknown status", body = crate::error::ErrorBody),
+    responses((status = 200, description = "One page of applications", body = Applications), (status = 400, description = "Unknown status, bad limit or cursor", body = crate::error::ErrorBody),
         (status = 401, description = "Not an admin")))]
 pub(crate) async fn list(
     State(state): State<AdsState>,
@@ -66,8 +74,10 @@ pub(crate) async fn list(
         Some(s) if store::STATUSES.contains(&s) => Some(s.to_string()),
         Some(_) => return Err(ApiError::field("status", "status must be pending, approved or rejected")),
     };
-    let applications = state.db.read(move |c| store::list(c, status.as_deref())).await?;
-    Ok(Json(Applications { applications }))
+    let limit = crate::http::paging::keyset_limit(q.limit.as_deref())?;
+    let before = crate::http::paging::id_cursor(q.cursor.as_deref())?;
+    let (applications, next) = state.db.read(move |c| store::list(c, status.as_deref(), before, limit)).await?;
+    Ok(Json(Applications { applications, next_cursor: next.map(|id| id.to_string()) }))
 }
 
 /// Deletes the image files of applications rejected more than the audit window before `now_ms`
@@ -244,9 +254,32 @@ mod tests {
         let ids: Vec<i64> = (0..3).map(|_| store::insert(&conn, &store::tests::ad("1-day")).unwrap()).collect();
         store::review(&conn, ids[0], "rejected").unwrap();
         store::review(&conn, ids[1], "approved").unwrap();
-        let listed = |status| store::list(&conn, status).unwrap().iter().map(|a| a.id).collect::<Vec<_>>();
+        let listed = |status| store::list(&conn, status, None, 100).unwrap().0.iter().map(|a| a.id).collect::<Vec<_>>();
         assert_eq!(listed(None), vec![ids[2], ids[1]]);
         assert_eq!(listed(Some("rejected")), vec![ids[0]]);
         assert_eq!(listed(Some("pending")), vec![ids[2]]);
+    }
+
+    #[test]
+    fn applications_are_paged_by_key_without_a_gap_or_a_repeat_while_new_ones_arrive() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let mut ids: Vec<i64> = (0..7).map(|_| store::insert(&conn, &store::tests::ad("1-day")).unwrap()).collect();
+        store::review(&conn, ids[3], "rejected").unwrap();
+        store::review(&conn, ids[5], "approved").unwrap();
+        let (first, next) = store::list(&conn, None, None, 3).unwrap();
+        assert_eq!(first.iter().map(|a| a.id).collect::<Vec<_>>(), vec![ids[6], ids[5], ids[4]]);
+        // Applications sent between two pages wait at the top; the next page goes on below.
+        ids.push(store::insert(&conn, &store::tests::ad("1-day")).unwrap());
+        let (second, last) = store::list(&conn, None, next, 3).unwrap();
+        assert_eq!(
+            second.iter().map(|a| a.id).collect::<Vec<_>>(),
+            vec![ids[2], ids[1], ids[0]],
+            "the rejected one is left out"
+        );
+        assert_eq!(last, None, "the last page says so");
+        let (rejected, none) = store::list(&conn, Some("rejected"), None, 3).unwrap();
+        assert_eq!((rejected.iter().map(|a| a.id).collect::<Vec<_>>(), none), (vec![ids[3]], None));
+        let (exact, end) = store::list(&conn, Some("pending"), None, 6).unwrap();
+        assert_eq!((exact.len(), end), (6, None), "a page that ends the list exactly says so");
     }
 }

@@ -148,15 +148,36 @@ pub fn set_analysis(conn: &Connection, id: i64, analysis: &AdAnalysis) -> Result
 
 pub const STATUSES: [&str; 3] = ["pending", "approved", "rejected"];
 
-/// The applications of one status, newest first; without a status, the pending and approved
-/// ones (rejected applications leave the list and stay reachable by asking for them).
-pub fn list(conn: &Connection, status: Option<&str>) -> Result<Vec<Application>, ApiError> {
+/// One page of applications of one status, newest first; without a status, the pending and
+/// approved ones (rejected applications leave the list and stay reachable by asking for them).
+/// Older than the id `before` when given; with the id the next page starts before (none after the last).
+pub fn list(
+    conn: &Connection,
+    status: Option<&str>,
+    before: Option<i64>,
+    limit: u32,
+) -> Result<(Vec<Application>, Option<i64>), ApiError> {
+    // Each case a range of the (status, id) index rather than `?2 IS NULL OR ...`, which none answers.
+    let statuses = match status {
+        Some(status) => format!(
+            "a.status = '{}'",
+            STATUSES.iter().find(|s| **s == status).ok_or_else(|| ApiError::internal("unknown status"))?
+        ),
+        None => "a.status IN ('pending', 'approved')".to_string(),
+    };
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM advertisements a
-         WHERE (?2 IS NULL AND a.status != 'rejected') OR a.status = ?2 ORDER BY a.id DESC"
+        "SELECT {COLUMNS} FROM advertisements a WHERE {statuses} AND a.id < ?2 ORDER BY a.id DESC LIMIT ?3"
     ))?;
-    let rows = stmt.query_map(params![now_ms(), status], from_row)?.collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
+    let mut rows = stmt
+        .query_map(params![now_ms(), before.unwrap_or(i64::MAX), i64::from(limit) + 1], from_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    let next = if rows.len() > limit as usize {
+        rows.truncate(limit as usize);
+        rows.last().map(|a| a.id)
+    } else {
+        None
+    };
+    Ok((rows, next))
 }
 
 /// Rejected applications reviewed before `reviewed_before` whose image file is still kept:

@@ -71,6 +71,7 @@ const MIGRATIONS: &[Migration] = migrations![
     "0016_second_factors",
     "0017_follows",
     "0020_read_indexes",
+    "0021_admin_list_indexes",
 ];
 
 /// Whether the numbers rise from one file to the next (none repeated, none lower), from 1 up.

@@ -61,6 +61,60 @@ pub fn search_query(raw: Option<&str>) -> Result<String, ApiError> {
     Ok(q.to_string())
 }
 
+/// `limit` of a list paged by key: 1-100, default 20 (as [`paging`]).
+pub fn keyset_limit(raw: Option<&str>) -> Result<u32, ApiError> {
+    number_param("limit", raw, DEFAULT_LIMIT, 1..=MAX_LIMIT)
+}
+
+/// `cursor` of a list paged by id: the `nextCursor` of the page before (a row id), none for the first page.
+pub fn id_cursor(raw: Option<&str>) -> Result<Option<i64>, ApiError> {
+    let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else { return Ok(None) };
+    match raw.parse::<i64>() {
+        Ok(id) if id > 0 => Ok(Some(id)),
+        _ => Err(bad_cursor()),
+    }
+}
+
+/// The answer to a cursor this list did not hand out.
+pub fn bad_cursor() -> ApiError {
+    ApiError::field("cursor", "cursor must be the nextCursor of the page before, unchanged")
+}
+
+/// Lists that moved from numbered pages to cursors still take `page=1` (the first page); a later
+/// page number gets a sentence naming the replacement instead of the first page again.
+pub fn first_page_only(raw: Option<&str>) -> Result<(), ApiError> {
+    match raw.map(str::trim) {
+        None | Some("1") => Ok(()),
+        Some(_) => Err(ApiError::field("page", "This list is paged by cursor: send the nextCursor of the page before")),
+    }
+}
+
+/// An optional search text: none when absent or blank, else at most 100 characters after trimming.
+pub fn optional_search(raw: Option<&str>) -> Result<Option<String>, ApiError> {
+    let q = raw.map(str::trim).unwrap_or("");
+    if q.is_empty() {
+        return Ok(None);
+    }
+    if q.chars().count() > MAX_QUERY_CHARS {
+        return Err(ApiError::field("q", "Search queries may be at most 100 characters"));
+    }
+    Ok(Some(q.to_string()))
+}
+
+/// A `LIKE` pattern (with `ESCAPE '\'`) matching the texts that start with `prefix`: on a NOCASE
+/// column SQLite answers it from the column's index, as a range.
+pub fn like_prefix(prefix: &str) -> String {
+    let mut pattern = String::with_capacity(prefix.len() + 1);
+    for c in prefix.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +153,28 @@ mod tests {
         assert!(search_query(Some("   ")).is_err());
         assert!(search_query(None).is_err());
         assert!(search_query(Some(&"x".repeat(101))).is_err());
+    }
+
+    #[test]
+    fn keyset_parameters_are_validated_with_clear_messages() {
+        assert_eq!(keyset_limit(None).unwrap(), 20);
+        assert_eq!(keyset_limit(Some("100")).unwrap(), 100);
+        for bad in ["-1", "0", "101", "1e9", "1000000000", "", "x"] {
+            let e = keyset_limit(Some(bad)).unwrap_err();
+            assert!(e.body.fields.as_ref().unwrap().contains_key("limit"), "{bad}");
+        }
+        assert_eq!(id_cursor(None).unwrap(), None);
+        assert_eq!(id_cursor(Some(" ")).unwrap(), None);
+        assert_eq!(id_cursor(Some("42")).unwrap(), Some(42));
+        for bad in ["-3", "0", "abc", "1.5", "99999999999999999999", "' OR 1=1"] {
+            let e = id_cursor(Some(bad)).unwrap_err();
+            assert!(e.body.fields.as_ref().unwrap().contains_key("cursor"), "{bad}");
+        }
+        assert!(first_page_only(Some("1")).is_ok() && first_page_only(None).is_ok());
+        assert!(first_page_only(Some("2")).unwrap_err().body.fields.unwrap().contains_key("page"));
+        assert_eq!(optional_search(Some("  ")).unwrap(), None);
+        assert_eq!(optional_search(Some(" Ab ")).unwrap().as_deref(), Some("Ab"));
+        assert!(optional_search(Some(&"x".repeat(101))).is_err());
+        assert_eq!(like_prefix("a_b%c\\"), "a\\_b\\%c\\\\%");
     }
 }

@@ -38,10 +38,14 @@ pub struct ReportFilter {
     /// open, reviewing, resolved or dismissed (any case); all when absent.
     #[param(value_type = Option<String>, pattern = r"^\s*([Oo][Pp][Ee][Nn]|[Rr][Ee][Vv][Ii][Ee][Ww][Ii][Nn][Gg]|[Rr][Ee][Ss][Oo][Ll][Vv][Ee][Dd]|[Dd][Ii][Ss][Mm][Ii][Ss][Ss][Ee][Dd])?\s*$")]
     state: Option<String>,
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 100000)]
-    page: Option<String>,
+    /// Reports per page, 1-100 (default 20).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
     limit: Option<String>,
+    /// The `nextCursor` of the page before, as it came.
+    cursor: Option<String>,
+    /// Only 1: later pages are reached by `cursor`.
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 1)]
+    page: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -49,12 +53,14 @@ pub struct ReportFilter {
 #[schema(rename_all = "camelCase")]
 pub struct ReportList {
     success: bool,
+    /// Reports of the state asked for (all when none).
     total: u64,
     /// Reports still open or under review.
     open: u64,
-    page: u32,
     limit: u32,
     reports: Vec<AbuseReport>,
+    /// The `cursor` of the next (older) page; null on the last.
+    next_cursor: Option<String>,
 }
 
 fn report_state(raw: &str) -> Result<String, ApiError> {
@@ -66,25 +72,28 @@ fn report_state(raw: &str) -> Result<String, ApiError> {
     }
 }
 
-/// Abuse reports, newest first.
+/// Abuse reports, newest first, paged by key (`limit` 1-100, default 20; `cursor` the page
+/// before's `nextCursor`), of one state when `state` is given.
 #[utoipa::path(get, path = "/api/admin/abuse-reports", tag = "admin", operation_id = "listAbuseReports", params(ReportFilter),
     security(("adminKey" = []), ("adminSession" = []), ("session" = [])),
-    responses((status = 200, body = ReportList), (status = 400, description = "Bad state or paging"), (status = 401, description = "Not an admin")))]
+    responses((status = 200, body = ReportList), (status = 400, description = "Bad state, limit or cursor"), (status = 401, description = "Not an admin")))]
 pub(crate) async fn list_reports(
     State(state): State<Arc<ScansState>>,
     Query(q): Query<ReportFilter>,
 ) -> Result<Json<ReportList>, ApiError> {
+    use crate::http::paging::{first_page_only, id_cursor, keyset_limit};
+    first_page_only(q.page.as_deref())?;
     let filter = q.state.as_deref().filter(|s| !s.trim().is_empty()).map(report_state).transpose()?;
-    let (page, limit) = crate::http::paging::paging(q.page.as_deref(), q.limit.as_deref())?;
-    let offset = (page as u64 - 1) * limit as u64;
-    let (reports, total, open) = state
+    let limit = keyset_limit(q.limit.as_deref())?;
+    let before = id_cursor(q.cursor.as_deref())?;
+    let (reports, total, open, next) = state
         .db
         .read(move |c| {
-            let (reports, total) = store::reports(c, filter.as_deref(), offset, limit)?;
-            Ok((reports, total, store::open_reports(c)?))
+            let (reports, total, next) = store::reports(c, filter.as_deref(), before, limit)?;
+            Ok((reports, total, store::open_reports(c)?, next))
         })
         .await?;
-    Ok(Json(ReportList { success: true, total, open, page, limit, reports }))
+    Ok(Json(ReportList { success: true, total, open, limit, reports, next_cursor: next.map(|id| id.to_string()) }))
 }
 
 #[derive(Deserialize, ToSchema)]

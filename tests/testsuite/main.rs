@@ -6,6 +6,7 @@ mod common;
 
 mod accounts;
 mod admin;
+mod admin_lists;
 mod advertising;
 mod architecture;
 mod backups;

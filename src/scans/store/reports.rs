@@ -95,20 +95,42 @@ fn report_row(r: &rusqlite::Row) -> rusqlite::Result<AbuseReport> {
 
 const REPORT_COLUMNS: &str = "id, reporter_username, target_username, reason, description, priority, state, created_at, resolved_at, resolution_note";
 
-/// Newest first, optionally of one state.
+/// One page of reports, newest first, of one state when given, older than the id `before` when
+/// given; with the total of that state and the id the next page starts before (none after the last).
 pub fn reports(
     conn: &Connection,
     state: Option<&str>,
-    offset: u64,
+    before: Option<i64>,
     limit: u32,
-) -> Result<(Vec<AbuseReport>, u64), ApiError> {
-    let total: i64 =
-        conn.query_row("SELECT COUNT(*) FROM abuse_reports WHERE ?1 IS NULL OR state = ?1", [state], |r| r.get(0))?;
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {REPORT_COLUMNS} FROM abuse_reports WHERE ?1 IS NULL OR state = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3"
-    ))?;
-    let rows = stmt.query_map(params![state, limit, offset as i64], report_row)?;
-    Ok((rows.collect::<Result<_, _>>()?, total as u64))
+) -> Result<(Vec<AbuseReport>, u64, Option<i64>), ApiError> {
+    let before = before.unwrap_or(i64::MAX);
+    let fetch = i64::from(limit) + 1;
+    // One statement per case: `?1 IS NULL OR state = ?1` is answered by no index.
+    let (total, mut rows): (i64, Vec<AbuseReport>) = match state {
+        Some(state) => {
+            let total = conn.query_row("SELECT COUNT(*) FROM abuse_reports WHERE state = ?1", [state], |r| r.get(0))?;
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {REPORT_COLUMNS} FROM abuse_reports WHERE state = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3"
+            ))?;
+            let rows = stmt.query_map(params![state, before, fetch], report_row)?.collect::<Result<_, _>>()?;
+            (total, rows)
+        }
+        None => {
+            let total = conn.query_row("SELECT COUNT(*) FROM abuse_reports", [], |r| r.get(0))?;
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {REPORT_COLUMNS} FROM abuse_reports WHERE id < ?1 ORDER BY id DESC LIMIT ?2"
+            ))?;
+            let rows = stmt.query_map(params![before, fetch], report_row)?.collect::<Result<_, _>>()?;
+            (total, rows)
+        }
+    };
+    let next = if rows.len() > limit as usize {
+        rows.truncate(limit as usize);
+        rows.last().map(|r| r.id)
+    } else {
+        None
+    };
+    Ok((rows, total as u64, next))
 }
 
 pub fn report(conn: &Connection, id: i64) -> Result<Option<AbuseReport>, ApiError> {

@@ -483,3 +483,57 @@ fn measure_reads_on_a_year_of_players() {
         check.duration_ms
     );
 }
+
+#[test]
+fn reports_are_paged_by_key_newest_first_with_none_skipped_or_repeated_while_new_ones_arrive() {
+    let (_dir, mut conn) = crate::db::open_for_tests();
+    let file = |conn: &mut rusqlite::Connection, target: &str| {
+        let tx = conn.transaction().unwrap();
+        let report = NewReport {
+            reporter_username: "someone",
+            target_username: target,
+            reason: "scamming",
+            description: "d",
+            priority: "medium",
+            key_id: None,
+        };
+        let id = add_report(&tx, &report, 1).unwrap();
+        tx.commit().unwrap();
+        id
+    };
+    let ids: Vec<i64> = (0..9).map(|i| file(&mut conn, &format!("t{i}"))).collect();
+    let tx = conn.transaction().unwrap();
+    for &id in &ids[..4] {
+        set_report_state(&tx, id, "resolved", None, 2).unwrap();
+    }
+    tx.commit().unwrap();
+    let (mut seen, mut before, mut pages) = (Vec::new(), None, 0);
+    loop {
+        let (page, total, next) = reports(&conn, None, before, 4).unwrap();
+        assert_eq!(total, 9 + pages.min(1), "the count of all, the late one included");
+        seen.extend(page.iter().map(|r| r.id));
+        if pages == 0 {
+            file(&mut conn, "late"); // above the pages already shown: no row moves down into the next
+        }
+        pages += 1;
+        match next {
+            Some(next) => before = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, ids.iter().rev().copied().collect::<Vec<_>>(), "newest first, each once");
+    let (resolved, total, next) = reports(&conn, Some("resolved"), None, 3).unwrap();
+    assert_eq!((resolved.iter().map(|r| r.id).collect::<Vec<_>>(), total), (vec![ids[3], ids[2], ids[1]], 4));
+    let (rest, _, last) = reports(&conn, Some("resolved"), next, 3).unwrap();
+    assert_eq!((rest.iter().map(|r| r.id).collect::<Vec<_>>(), last), (vec![ids[0]], None));
+    for state in [None, Some("open")] {
+        let sql = match state {
+            Some(_) => {
+                "EXPLAIN QUERY PLAN SELECT id FROM abuse_reports WHERE state = 'open' AND id < 5 ORDER BY id DESC LIMIT 3"
+            }
+            None => "EXPLAIN QUERY PLAN SELECT id FROM abuse_reports WHERE id < 5 ORDER BY id DESC LIMIT 3",
+        };
+        let plan: String = conn.query_row(sql, [], |r| r.get(3)).unwrap();
+        assert!(plan.starts_with("SEARCH abuse_reports"), "{plan}");
+    }
+}

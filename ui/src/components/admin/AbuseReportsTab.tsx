@@ -1,9 +1,10 @@
+import { useState } from 'react';
 import { Flag } from 'lucide-react';
-import { REPORT_STATES, useAbuseReports, useUpdateReport, type AbuseReport, type ReportState } from '../../lib/admin/reports';
+import { REPORT_STATES, reportsOfPages, useAbuseReports, useUpdateReport, type AbuseReport, type ReportState } from '../../lib/admin/reports';
 import { formatDateTime } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { Badge, type BadgeVariant } from '../ui/Badge';
-import { SectionCard, SkeletonList, failToast } from './shared';
+import { LoadMore, SectionCard, SkeletonList, failToast } from './shared';
 
 const PRIORITY_VARIANT: Record<string, BadgeVariant> = { urgent: 'destructive', high: 'destructive', medium: 'warning', low: 'secondary' };
 const STATE_VARIANT: Record<ReportState, BadgeVariant> = { open: 'warning', reviewing: 'secondary', resolved: 'success', dismissed: 'secondary' };
@@ -11,7 +12,10 @@ const STATE_LABEL: Record<ReportState, string> = { open: 'Open', reviewing: 'Rev
 
 /** Abuse reports filed through POST /api/v1/report-abuse, newest first; every text is shown as plain text. */
 export function AbuseReportsTab() {
-  const { data, isLoading, isError } = useAbuseReports();
+  const [filter, setFilter] = useState<ReportState | ''>('');
+  const query = useAbuseReports(filter);
+  const { data, isLoading, isError } = query;
+  const { reports, total, open } = reportsOfPages(data?.pages);
   const update = useUpdateReport();
 
   function move(report: AbuseReport, state: ReportState) {
@@ -25,12 +29,32 @@ export function AbuseReportsTab() {
   }
 
   return (
-    <SectionCard icon={Flag} title="Abuse Reports" description={data ? `${data.open} open or under review, ${data.total} in total` : undefined}>
+    <SectionCard
+      icon={Flag}
+      title="Abuse Reports"
+      description={data && !filter ? `${open} open or under review, ${total} in total` : data ? `${open} open or under review, ${total} ${STATE_LABEL[filter as ReportState].toLowerCase()}` : undefined}
+    >
+      <div className="mb-3 flex items-center gap-2 text-sm">
+        <label htmlFor="report-state-filter" className="text-slate-400">
+          Show
+        </label>
+        <select
+          id="report-state-filter"
+          value={filter}
+          className="rounded-md border border-slate-600 bg-slate-900 px-2 py-1 text-sm text-white"
+          onChange={(e) => setFilter((e.currentTarget as HTMLSelectElement).value as ReportState | '')}
+        >
+          <option value="">Every report</option>
+          {REPORT_STATES.map((s) => (
+            <option key={s} value={s}>{STATE_LABEL[s]}</option>
+          ))}
+        </select>
+      </div>
       {isLoading && <SkeletonList />}
       {isError && <p role="alert" className="text-sm text-red-200">Failed to load abuse reports</p>}
-      {data && data.reports.length === 0 && <p className="text-sm text-slate-300">No abuse reports yet.</p>}
+      {data && reports.length === 0 && <p className="text-sm text-slate-300">{filter ? `No ${STATE_LABEL[filter].toLowerCase()} reports.` : 'No abuse reports yet.'}</p>}
       <ul className="flex flex-col gap-3" data-testid="abuse-reports">
-        {data?.reports.map((r) => (
+        {reports.map((r) => (
           <li key={r.id} data-report={r.id} className="rounded-lg border border-slate-700 p-3">
             <div className="flex flex-wrap items-center gap-2 text-sm">
               <strong className="text-white">#{r.id}</strong>
@@ -62,6 +86,16 @@ export function AbuseReportsTab() {
           </li>
         ))}
       </ul>
+      {reports.length > 0 && (
+        <LoadMore
+          label="reports"
+          shown={reports.length}
+          total={total}
+          hasMore={!!query.hasNextPage}
+          loading={query.isFetchingNextPage}
+          onMore={() => query.fetchNextPage()}
+        />
+      )}
     </SectionCard>
   );
 }

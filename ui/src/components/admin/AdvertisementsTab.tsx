@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Check, ExternalLink, Megaphone, Play, Sparkles, X } from 'lucide-react';
-import { activationColors, durationLabel, statusLabel, useActivateBanner, useAdminActiveBanner, useAdminAdvertisements, useUpdateAdStatus, visibleApplications, type AdApplication, type ReviewDecision } from '../../lib/admin/advertisements';
+import { activationColors, applicationsOfPages, durationLabel, statusLabel, useActivateBanner, useAdminActiveBanner, useAdminAdvertisements, useUpdateAdStatus, visibleApplications, type AdApplication, type ReviewDecision } from '../../lib/admin/advertisements';
 import { useNow } from '../../lib/admin/queries';
 import { useAdminSettings, type BannerColors } from '../../lib/admin/settings';
 import { formatRemaining, msUntil } from '../../lib/countdown';
@@ -13,7 +13,7 @@ import { Badge, type BadgeVariant } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { cn } from '../ui/cn';
-import { SectionCard, SkeletonList, failToast } from './shared';
+import { LoadMore, SectionCard, SkeletonList, failToast } from './shared';
 
 const STATUS_VARIANT: Record<string, BadgeVariant> = { approved: 'success', rejected: 'destructive', pending: 'warning' };
 
@@ -25,14 +25,16 @@ export function bannerConflict(active: ActiveBannerResponse | undefined, app: Ad
 export function AdvertisementsTab({ defaultColors }: { defaultColors: BannerColors }) {
   // Rejected applications leave the list; the filter reaches them for the audit.
   const [showRejected, setShowRejected] = useState(false);
-  const { data, isLoading, isError } = useAdminAdvertisements(true, showRejected ? 'rejected' : undefined);
+  const query = useAdminAdvertisements(true, showRejected ? 'rejected' : undefined);
+  const { data, isLoading, isError } = query;
   const { data: active } = useAdminActiveBanner();
   const { data: settings } = useAdminSettings();
   const updateStatus = useUpdateAdStatus();
   const activate = useActivateBanner();
   const [conflictFor, setConflictFor] = useState<AdApplication | null>(null);
 
-  const apps = showRejected ? (data?.applications ?? []) : visibleApplications(data?.applications);
+  const loaded = applicationsOfPages(data?.pages);
+  const apps = showRejected ? loaded : visibleApplications(loaded);
 
   function setStatus(app: AdApplication, status: ReviewDecision) {
     updateStatus.mutate(
@@ -100,6 +102,15 @@ export function AdvertisementsTab({ defaultColors }: { defaultColors: BannerColo
             />
           ))}
         </ul>
+      )}
+      {apps.length > 0 && (
+        <LoadMore
+          label="applications"
+          shown={apps.length}
+          hasMore={!!query.hasNextPage}
+          loading={query.isFetchingNextPage}
+          onMore={() => query.fetchNextPage()}
+        />
       )}
       <ConflictDialog
         app={conflictFor}

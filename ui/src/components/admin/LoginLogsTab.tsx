@@ -1,36 +1,55 @@
 import { useEffect, useState } from 'react';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { LOGIN_LOGS_PAGE_SIZE, newestFirst, useLoginLogs } from '../../lib/admin/logs';
-import { pageCount } from '../../lib/admin/queries';
+import { LOGIN_LOGS_PAGE_SIZE, LOGIN_STATUS_LABELS, loginLogsOfPages, useLoginLogs, type LoginStatus } from '../../lib/admin/logs';
 import { formatDateTime } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { Badge } from '../ui/Badge';
-import { Button } from '../ui/Button';
+import { INPUT_CLASS } from '../ui/Input';
 import { cn } from '../ui/cn';
-import { SectionCard, SkeletonTableRows, TD, TH, TableScroll } from './shared';
+import { LoadMore, SectionCard, SkeletonTableRows, TD, TH, TableScroll } from './shared';
 
 export function LoginLogsTab() {
-  const [page, setPage] = useState(1);
-  const { data, isLoading, isError, error, isFetching } = useLoginLogs(page, LOGIN_LOGS_PAGE_SIZE);
+  const [status, setStatus] = useState<LoginStatus | ''>('');
+  const query = useLoginLogs(status, LOGIN_LOGS_PAGE_SIZE);
+  const { data, isLoading, isError, error, isFetching } = query;
 
   useEffect(() => {
     if (isError) toast({ title: 'Failed to fetch login logs', variant: 'destructive' });
   }, [isError, error]);
 
-  const logs = newestFirst(data?.logs ?? []);
-  const total = data?.total ?? 0;
-  const pages = pageCount(total, data?.limit ?? LOGIN_LOGS_PAGE_SIZE);
+  const logs = loginLogsOfPages(data?.pages);
+  const total = data?.pages[0]?.total ?? 0;
 
   return (
-    <SectionCard title="Login Logs" description={data ? `${total.toLocaleString()} login attempts recorded` : undefined}>
+    <SectionCard
+      title="Login Logs"
+      description={data ? `${total.toLocaleString()} ${status ? `${LOGIN_STATUS_LABELS[status].toLowerCase()} ` : ''}login attempts recorded` : undefined}
+    >
+      <div className="mb-3 flex items-center gap-2 text-sm">
+        <label htmlFor="login-status-filter" className="text-slate-400">
+          Show
+        </label>
+        <select
+          id="login-status-filter"
+          value={status}
+          onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value as LoginStatus | '')}
+          className={cn(INPUT_CLASS, 'h-9 w-52')}
+        >
+          <option value="">Every attempt</option>
+          {(Object.keys(LOGIN_STATUS_LABELS) as LoginStatus[]).map((s) => (
+            <option key={s} value={s}>
+              {LOGIN_STATUS_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
       {isError && !data ? (
         <p className="text-sm text-red-400">Failed to fetch login logs</p>
       ) : !isLoading && logs.length === 0 ? (
-        <p className="py-8 text-center text-slate-400">No login logs available</p>
+        <p className="py-8 text-center text-slate-400">{status ? 'No login attempts of this kind' : 'No login logs available'}</p>
       ) : (
         <>
           <TableScroll label="Login logs">
-            <table className={cn('w-full min-w-[720px] border-collapse', isFetching && !isLoading && 'opacity-70')}>
+            <table className={cn('w-full min-w-[720px] border-collapse', isFetching && !isLoading && !query.isFetchingNextPage && 'opacity-70')}>
               <thead className="border-b border-slate-800">
                 <tr>
                   <th scope="col" className={TH}>Username</th>
@@ -61,17 +80,14 @@ export function LoginLogsTab() {
               </tbody>
             </table>
           </TableScroll>
-          <nav aria-label="Login logs pages" className="mt-4 flex items-center justify-between gap-2">
-            <Button size="sm" variant="outline" disabled={page <= 1 || isLoading} onClick={() => setPage((p) => Math.max(1, p - 1))}>
-              <ChevronLeft size={16} aria-hidden="true" /> Previous
-            </Button>
-            <span className="text-sm text-slate-400" aria-live="polite">
-              Page {Math.min(page, pages)} of {pages}
-            </span>
-            <Button size="sm" variant="outline" disabled={page >= pages || isLoading} onClick={() => setPage((p) => Math.min(pages, p + 1))}>
-              Next <ChevronRight size={16} aria-hidden="true" />
-            </Button>
-          </nav>
+          <LoadMore
+            label="attempts"
+            shown={logs.length}
+            total={data ? total : undefined}
+            hasMore={!!query.hasNextPage}
+            loading={query.isFetchingNextPage}
+            onMore={() => query.fetchNextPage()}
+          />
         </>
       )}
     </SectionCard>

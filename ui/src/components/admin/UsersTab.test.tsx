@@ -11,6 +11,9 @@ const users: User[] = [
   { id: 3, username: 'carol', email: null, robloxId: null, role: 'moderator', isActive: false, createdAt: '2026-01-03T00:00:00Z', lastLogin: null },
 ];
 
+const counts = { total: 3, active: 2, admins: 1, adminsWithSecondFactor: 0 };
+const page = (extra: object = {}) => ({ users, counts, nextCursor: null, throttled: [], secondFactors: [], secondFactorRequired: false, ...extra });
+
 function row(id: number) {
   return within(document.querySelector(`[data-user-id="${id}"]`) as HTMLElement);
 }
@@ -28,7 +31,7 @@ describe('Users tab', () => {
   });
 
   it('shows counts and user rows', async () => {
-    mockApi({ '/api/admin/users': { users } });
+    mockApi({ '/api/admin/users': page() });
     renderWithClient(<UsersTab />);
     await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(3));
     expect(screen.getByTestId('users-total').textContent).toContain('3');
@@ -45,7 +48,7 @@ describe('Users tab', () => {
   });
 
   it('marks accounts whose sign-ins are held back, with the failures and the wait', async () => {
-    mockApi({ '/api/admin/users': { users, throttled: [{ userId: 2, username: 'bob', failedSignIns: 9, retryAfterSeconds: 75 }] } });
+    mockApi({ '/api/admin/users': page({ throttled: [{ userId: 2, username: 'bob', failedSignIns: 9, retryAfterSeconds: 75 }] }) });
     renderWithClient(<UsersTab />);
     await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(3));
     expect(screen.getByTestId('users-throttled').textContent).toContain('1 account has sign-ins held back after failed attempts.');
@@ -54,14 +57,14 @@ describe('Users tab', () => {
   });
 
   it('shows the empty state', async () => {
-    mockApi({ '/api/admin/users': { users: [] } });
+    mockApi({ '/api/admin/users': page({ users: [], counts: { total: 0, active: 0, admins: 0, adminsWithSecondFactor: 0 } }) });
     renderWithClient(<UsersTab />);
     expect(await screen.findByText('No users found')).toBeTruthy();
   });
 
   it('changes roles, suspends and deletes through the right endpoints', async () => {
     const api = mockApi({
-      '/api/admin/users': { users },
+      '/api/admin/users': page(),
       'PATCH /api/admin/users/2': (body) => ({ status: 200, body: { success: true, user: { ...users[1], ...(body as object) } } }),
       'DELETE /api/admin/users/3': { success: true },
     });
@@ -90,7 +93,7 @@ describe('Users tab', () => {
 
   it('shows the server reason when an update is refused', async () => {
     mockApi({
-      '/api/admin/users': { users },
+      '/api/admin/users': page(),
       'PATCH /api/admin/users/1': { status: 409, body: { error: 'Cannot demote the last active admin' } },
       'DELETE /api/admin/users/1': { status: 409, body: { error: 'Cannot delete the last active admin' } },
     });
@@ -110,7 +113,7 @@ describe('Users tab', () => {
 
   it('shows who has a second factor and resets one after a confirmation', async () => {
     const api = mockApi({
-      '/api/admin/users': { users, secondFactors: [{ userId: 3, methods: ['passkey', 'totp'] }], secondFactorRequired: true },
+      '/api/admin/users': page({ secondFactors: [{ userId: 3, methods: ['passkey', 'totp'] }], secondFactorRequired: true }),
       'DELETE /api/admin/users/3/second-factors': { success: true },
     });
     renderWithClient(<UsersTab />);
@@ -124,5 +127,40 @@ describe('Users tab', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(api.callsTo('DELETE', '/api/admin/users/3/second-factors')).toHaveLength(1));
     await waitFor(() => expect(lastToast()).toMatchObject({ title: 'Second factor removed' }));
+  });
+
+  it('loads the next page after the last one shown, and says how many of all are shown', async () => {
+    const api = mockApi({
+      '/api/admin/users': page({ users: users.slice(0, 2), counts: { ...counts, total: 3 }, nextCursor: '2' }),
+      '/api/admin/users?cursor=2': page({ users: users.slice(2), counts: { ...counts, total: 3 } }),
+    });
+    renderWithClient(<UsersTab />);
+    await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(2));
+    expect(screen.getByTestId('shown-count').textContent).toBe('Showing 2 of 3 users');
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(3));
+    expect(api.callsTo('GET', '/api/admin/users?cursor=2')).toHaveLength(1);
+    expect(screen.getByTestId('shown-count').textContent).toBe('Showing 3 of 3 users');
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('sends the search once typing pauses, and the role and status filters, to the server', async () => {
+    const api = mockApi({
+      '/api/admin/users': page(),
+      '/api/admin/users?q=car': page({ users: [users[2]] }),
+      '/api/admin/users?q=car&role=moderator': page({ users: [users[2]] }),
+      '/api/admin/users?q=car&role=moderator&status=active': page({ users: [] }),
+    });
+    renderWithClient(<UsersTab />);
+    await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(3));
+    const search = screen.getByLabelText('Username starts with');
+    for (const text of ['c', 'ca', 'car']) fireEvent.input(search, { target: { value: text } });
+    await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(1));
+    expect(api.calls.filter((c) => c.path.startsWith('/api/admin/users?q=')).map((c) => c.path)).toEqual(['/api/admin/users?q=car']);
+    chooseOption(screen.getByLabelText('Role'), 'moderator');
+    await waitFor(() => expect(api.callsTo('GET', '/api/admin/users?q=car&role=moderator')).toHaveLength(1));
+    chooseOption(screen.getByLabelText('Status'), 'active');
+    expect(await screen.findByText('No users match these filters')).toBeTruthy();
+    expect(screen.getByTestId('users-total').textContent).toContain('3');
   });
 });

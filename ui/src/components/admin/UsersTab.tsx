@@ -1,13 +1,18 @@
 import { useState } from 'react';
-import { ShieldCheck, ShieldOff, Trash2, UserCheck, UserX } from 'lucide-react';
+import { Search, ShieldCheck, ShieldOff, Trash2, UserCheck, UserX } from 'lucide-react';
 import { formatUptime } from '../../lib/admin/dashboard';
+import { useDebounced } from '../../lib/admin/paging';
 import {
+  NO_USER_FILTERS,
+  hasUserFilters,
   secondFactorLabel,
   useAdminUsers,
   useDeleteUser,
   useResetSecondFactors,
   useUpdateUser,
+  usersOfPages,
   type ThrottledAccount,
+  type UserFilters,
 } from '../../lib/admin/users';
 import { formatDate } from '../../lib/format';
 import { toast } from '../../lib/toast';
@@ -16,31 +21,28 @@ import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { INPUT_CLASS } from '../ui/Input';
 import { cn } from '../ui/cn';
-import { ConfirmDialog, SectionCard, SkeletonTableRows, StatCard, TD, TH, TableScroll, failToast } from './shared';
+import { ConfirmDialog, LoadMore, SectionCard, SkeletonTableRows, StatCard, TD, TH, TableScroll, failToast } from './shared';
 
 const ROLES: Role[] = ['user', 'moderator', 'admin'];
 
-export function userCounts(users: readonly User[]) {
-  return {
-    total: users.length,
-    active: users.filter((u) => u.isActive).length,
-    admins: users.filter((u) => u.role === 'admin').length,
-  };
-}
-
 export function UsersTab() {
-  const { data, isLoading, isError } = useAdminUsers();
+  const [filters, setFilters] = useState<UserFilters>(NO_USER_FILTERS);
+  const q = useDebounced(filters.q);
+  const query = useAdminUsers({ ...filters, q });
+  const { data, isLoading, isError, isFetching } = query;
   const update = useUpdateUser();
   const remove = useDeleteUser();
   const reset = useResetSecondFactors();
   const [toDelete, setToDelete] = useState<User | null>(null);
   const [toReset, setToReset] = useState<User | null>(null);
-  const users = data?.users ?? [];
-  const factors = new Map<number, string[]>((data?.secondFactors ?? []).map((f) => [f.userId, f.methods]));
-  const admins = users.filter((u) => u.role === 'admin');
-  const adminsWithout = admins.filter((u) => !factors.has(u.id));
-  const counts = userCounts(users);
-  const throttled = new Map<number, ThrottledAccount>((data?.throttled ?? []).map((t) => [t.userId, t]));
+  const shown = usersOfPages(data?.pages);
+  const users = shown.users;
+  const factors = new Map<number, string[]>(shown.secondFactors.map((f) => [f.userId, f.methods]));
+  const counts = shown.counts;
+  const admins = counts?.admins ?? 0;
+  const adminsWith = counts?.adminsWithSecondFactor ?? 0;
+  const throttled = new Map<number, ThrottledAccount>(shown.throttled.map((t) => [t.userId, t]));
+  const filtered = hasUserFilters(filters);
 
   function changeRole(user: User, role: Role) {
     if (role === user.role) return;
@@ -96,15 +98,71 @@ export function UsersTab() {
   return (
     <div className="flex flex-col gap-4">
       <div className="grid grid-cols-3 gap-2 sm:gap-4">
-        <StatCard testId="users-total" label="Total Users" value={isLoading ? '—' : counts.total.toLocaleString()} />
-        <StatCard testId="users-active" label="Active Users" value={isLoading ? '—' : counts.active.toLocaleString()} />
-        <StatCard testId="users-admins" label="Admins" value={isLoading ? '—' : counts.admins.toLocaleString()} />
+        <StatCard testId="users-total" label="Total Users" value={counts ? counts.total.toLocaleString() : '—'} />
+        <StatCard testId="users-active" label="Active Users" value={counts ? counts.active.toLocaleString() : '—'} />
+        <StatCard testId="users-admins" label="Admins" value={counts ? counts.admins.toLocaleString() : '—'} />
       </div>
       <SectionCard title="User Management" description="Change roles, suspend or delete accounts.">
+        <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-end" role="search" aria-label="Filter users">
+          <div className="flex min-w-0 flex-1 flex-col gap-1">
+            <label htmlFor="users-search" className="text-xs text-slate-400">
+              Username starts with
+            </label>
+            <div className="relative">
+              <Search size={16} aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-slate-400" />
+              <input
+                id="users-search"
+                type="search"
+                maxLength={100}
+                autoComplete="off"
+                value={filters.q}
+                onInput={(e) => setFilters((f) => ({ ...f, q: (e.currentTarget as HTMLInputElement).value }))}
+                className={cn(INPUT_CLASS, 'h-9 w-full pl-9')}
+              />
+            </div>
+          </div>
+          <div className="flex gap-2">
+            <div className="flex flex-col gap-1">
+              <label htmlFor="users-role" className="text-xs text-slate-400">
+                Role
+              </label>
+              <select
+                id="users-role"
+                value={filters.role}
+                onChange={(e) => setFilters((f) => ({ ...f, role: (e.currentTarget as HTMLSelectElement).value as UserFilters['role'] }))}
+                className={cn(INPUT_CLASS, 'h-9 w-36 capitalize')}
+              >
+                <option value="">All roles</option>
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor="users-status" className="text-xs text-slate-400">
+                Status
+              </label>
+              <select
+                id="users-status"
+                value={filters.status}
+                onChange={(e) => setFilters((f) => ({ ...f, status: (e.currentTarget as HTMLSelectElement).value as UserFilters['status'] }))}
+                className={cn(INPUT_CLASS, 'h-9 w-36')}
+              >
+                <option value="">All</option>
+                <option value="active">Active</option>
+                <option value="suspended">Suspended</option>
+              </select>
+            </div>
+          </div>
+        </div>
         {isError ? (
           <p className="text-sm text-red-400">Failed to load users.</p>
         ) : !isLoading && users.length === 0 ? (
-          <p className="py-8 text-center text-slate-400">No users found</p>
+          <p className="py-8 text-center text-slate-400" data-testid="users-empty">
+            {filtered ? 'No users match these filters' : 'No users found'}
+          </p>
         ) : (
           <>
           {throttled.size > 0 && (
@@ -113,19 +171,19 @@ export function UsersTab() {
               browsers must wait; the owner can still sign in from a browser they used before.
             </p>
           )}
-          {!isLoading && (
+          {counts && (
             <p data-testid="users-second-factors" className="mb-3 flex items-start gap-2 text-sm text-slate-300">
               <ShieldCheck size={16} aria-hidden="true" className="mt-0.5 shrink-0 text-violet-300" />
               <span>
-                {admins.length - adminsWithout.length} of {admins.length} {admins.length === 1 ? 'admin has' : 'admins have'} a second factor.
-                {data?.secondFactorRequired
+                {adminsWith} of {admins} {admins === 1 ? 'admin has' : 'admins have'} a second factor.
+                {shown.secondFactorRequired
                   ? ' This site requires one: admins without it cannot open the panel until they add one on their account page.'
                   : ' Start the server with --require-second-factor to require one for every admin.'}
               </span>
             </p>
           )}
           <TableScroll label="Users">
-            <table className="w-full min-w-[760px] border-collapse">
+            <table className={cn('w-full min-w-[760px] border-collapse', isFetching && !isLoading && !query.isFetchingNextPage && 'opacity-70')}>
               <thead className="border-b border-slate-800">
                 <tr>
                   <th scope="col" className={TH}>User</th>
@@ -220,6 +278,14 @@ export function UsersTab() {
               </tbody>
             </table>
           </TableScroll>
+          <LoadMore
+            label="users"
+            shown={users.length}
+            total={filtered ? undefined : counts?.total}
+            hasMore={!!query.hasNextPage}
+            loading={query.isFetchingNextPage}
+            onMore={() => query.fetchNextPage()}
+          />
           </>
         )}
       </SectionCard>

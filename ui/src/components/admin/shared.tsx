@@ -200,3 +200,34 @@ export function TableScroll({ children, label }: { children: ComponentChildren; 
 
 export const TH = 'whitespace-nowrap px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-400';
 export const TD = 'px-3 py-3 align-middle text-sm';
+
+/** Under a list paged by key: how many rows are shown (of how many, when known) and "Load more" while the server has more. */
+export function LoadMore({
+  label,
+  shown,
+  total,
+  hasMore,
+  loading,
+  onMore,
+}: {
+  label: string;
+  shown: number;
+  total?: number;
+  hasMore: boolean;
+  loading: boolean;
+  onMore: () => void;
+}) {
+  return (
+    <div className="mt-4 flex flex-wrap items-center justify-between gap-2" data-testid="load-more-bar">
+      <span className="text-sm text-slate-400" aria-live="polite" data-testid="shown-count">
+        Showing {shown.toLocaleString()}
+        {total !== undefined ? ` of ${total.toLocaleString()}` : ''} {label}
+      </span>
+      {hasMore && (
+        <Button size="sm" variant="outline" disabled={loading} onClick={onMore}>
+          {loading ? 'Loading...' : 'Load more'}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { activationColors, durationLabel, statusLabel, visibleApplications, type AdApplication } from './advertisements';
 import { formatUptime, uptimeSecondsAt } from './dashboard';
 import { newestFirst } from './logs';
-import { pageCount } from './queries';
 import { isHexColor } from './settings';
 import { adAnalysis } from '../../test/fixtures';
 
@@ -51,11 +50,6 @@ describe('other helpers', () => {
     const start = '2026-01-01T00:00:00Z';
     expect(uptimeSecondsAt(start, new Date(start).getTime() + 10_000)).toBe(10);
     expect(uptimeSecondsAt('garbage', 0, 42)).toBe(42);
-  });
-  it('counts pages', () => {
-    expect(pageCount(0, 25)).toBe(1);
-    expect(pageCount(25, 25)).toBe(1);
-    expect(pageCount(26, 25)).toBe(2);
   });
   it('sorts newest first', () => {
     const rows = [

@@ -2,10 +2,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../api';
 import type { ActiveBannerResponse } from '../types';
+import { itemsOfPages, useAdminPages } from './paging';
 import { ADMIN_KEYS, adminQuery, useAdminMutation, type Schemas } from './queries';
 import { isHexColor, type BannerColors } from './settings';
 
 export type AdApplication = Schemas['Application'];
+export type ApplicationPage = Schemas['Applications'];
 export type ApplicationStatus = AdApplication['status'];
 /** What a review may set: approved or rejected. */
 export type ReviewDecision = Schemas['StatusChange']['status'];
@@ -35,10 +37,14 @@ export function statusLabel(status: ApplicationStatus | string): string {
   return 'Pending';
 }
 
-/** The server lists pending and approved applications; `status` asks for one status instead (rejected ones for the audit). */
+/** The server lists pending and approved applications page by page, newest first; `status` asks for one status instead (rejected ones for the audit). */
 export function useAdminAdvertisements(enabled = true, status?: ApplicationStatus) {
-  const key = status ? [`${ADMIN_KEYS.advertisements[0]}?status=${status}`] : ADMIN_KEYS.advertisements;
-  return useQuery<Schemas['Applications']>(adminQuery(key, enabled));
+  return useAdminPages<ApplicationPage>(ADMIN_KEYS.advertisements[0], { status }, enabled);
+}
+
+/** The applications of the pages loaded so far, each once, newest first. */
+export function applicationsOfPages(pages: readonly ApplicationPage[] | undefined): AdApplication[] {
+  return itemsOfPages(pages, (p) => p.applications);
 }
 
 /** The active banner (shared cache with the site's bottom banner). */

@@ -1,7 +1,6 @@
 // The Login Logs and App Logs tabs.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { throwIfNotOk } from '../api';
-import { ADMIN_STALE_TIME } from '../queryClient';
+import { useQuery } from '@tanstack/react-query';
+import { itemsOfPages, useAdminPages } from './paging';
 import { ADMIN_KEYS, adminQuery, type Schemas } from './queries';
 
 /** One sign-in attempt and a page of them. */
@@ -9,6 +8,15 @@ export type LoginLog = Schemas['LoginLog'];
 export type LoginLogsPage = Schemas['LoginLogPage'];
 export type AppLogRecord = Schemas['LogRecord'];
 export type LogLevel = AppLogRecord['level'];
+export type LoginStatus = LoginLog['loginStatus'];
+/** The outcomes the Login Logs tab filters by, in the words it shows. */
+export const LOGIN_STATUS_LABELS: Record<LoginStatus, string> = {
+  success: 'Success',
+  failure: 'Wrong password',
+  second_factor_failure: 'Wrong second factor',
+  suspended: 'Suspended account',
+  rate_limited: 'Rate limited',
+};
 export type ExceptionsSummary = Schemas['Exceptions'];
 
 export const LOGIN_LOGS_PAGE_SIZE = 25;
@@ -25,17 +33,14 @@ export function newestFirst<T extends { timestamp: string }>(rows: readonly T[])
     .map(([r]) => r);
 }
 
-export function useLoginLogs(page: number, pageSize = LOGIN_LOGS_PAGE_SIZE) {
-  return useQuery<LoginLogsPage>({
-    queryKey: [...ADMIN_KEYS.loginLogs, { page, pageSize }],
-    queryFn: async () => {
-      const res = await fetch(`/api/admin/login-logs?page=${page}&limit=${pageSize}`, { credentials: 'include' });
-      await throwIfNotOk(res);
-      return (await res.json()) as LoginLogsPage;
-    },
-    staleTime: ADMIN_STALE_TIME,
-    placeholderData: keepPreviousData,
-  });
+/** Sign-in attempts page by page, newest first, of one outcome when `status` is set. */
+export function useLoginLogs(status: LoginStatus | '' = '', pageSize = LOGIN_LOGS_PAGE_SIZE) {
+  return useAdminPages<LoginLogsPage>(ADMIN_KEYS.loginLogs[0], { limit: pageSize, status });
+}
+
+/** The attempts of the pages loaded so far, each once, newest first. */
+export function loginLogsOfPages(pages: readonly LoginLogsPage[] | undefined): LoginLog[] {
+  return newestFirst(itemsOfPages(pages, (p) => p.logs));
 }
 
 export function useAppLogs() {

@@ -56,6 +56,3 @@ export function useNow(intervalMs = 1000): number {
   return now;
 }
 
-export function pageCount(total: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(Math.max(0, total) / Math.max(1, pageSize)));
-}

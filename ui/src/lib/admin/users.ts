@@ -1,14 +1,44 @@
 // The Users tab: accounts, their roles and whether they may sign in.
-import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../api';
-import { ADMIN_KEYS, adminQuery, useAdminMutation, type Schemas } from './queries';
+import { itemsOfPages, useAdminPages } from './paging';
+import { ADMIN_KEYS, useAdminMutation, type Schemas } from './queries';
 
 export type UserPatch = Schemas['UserChange'];
 /** An account whose sign-ins from new browsers are held back after failed attempts. */
 export type ThrottledAccount = Schemas['ThrottledAccount'];
 
-export function useAdminUsers() {
-  return useQuery<Schemas['UserList']>(adminQuery(ADMIN_KEYS.users));
+export type UserPage = Schemas['UserList'];
+export type UserCounts = Schemas['UserCounts'];
+
+/** What the Users tab asks the server for: a username prefix (any case), a role, active or suspended. */
+export interface UserFilters {
+  q: string;
+  role: '' | 'user' | 'moderator' | 'admin';
+  status: '' | 'active' | 'suspended';
+}
+
+export const NO_USER_FILTERS: UserFilters = { q: '', role: '', status: '' };
+
+/** The accounts page by page (oldest first; A to Z while searching by name). */
+export function useAdminUsers(filters: UserFilters = NO_USER_FILTERS) {
+  return useAdminPages<UserPage>(ADMIN_KEYS.users[0], { q: filters.q, role: filters.role, status: filters.status });
+}
+
+/** What the pages loaded so far show: their accounts, throttled accounts and second factors, with the first page's figures. */
+export function usersOfPages(pages: readonly UserPage[] | undefined) {
+  const list = pages ?? [];
+  return {
+    users: itemsOfPages(list, (p) => p.users),
+    throttled: itemsOfPages(list, (p) => (p.throttled ?? []).map((t) => ({ ...t, id: t.userId }))),
+    secondFactors: itemsOfPages(list, (p) => (p.secondFactors ?? []).map((f) => ({ ...f, id: f.userId }))),
+    counts: list[0]?.counts,
+    secondFactorRequired: list[0]?.secondFactorRequired ?? false,
+  };
+}
+
+/** Whether any filter is set (the empty state then says no account matches, rather than none exists). */
+export function hasUserFilters(f: UserFilters): boolean {
+  return !!(f.q.trim() || f.role || f.status);
 }
 
 export function useUpdateUser() {
