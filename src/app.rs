@@ -78,6 +78,7 @@ pub fn background(state: &AppState) -> Background {
     roblox::background(&mut background, state.roblox.clone());
     scans::background(&mut background, part(state));
     follows::background(&mut background, part(state));
+    keys::background(&mut background, state.db.clone(), state.site.analytics.clone());
     discord::poller::background(&mut background, part(state), state.stats_refresh.clone());
     backup::background(&mut background, part(state));
     background
@@ -152,6 +153,7 @@ mod tests {
             declared.names(),
             [
                 "page-stats",
+                "visitor-hashes",
                 "banner-expiry",
                 "banner-reread",
                 "health-check",
@@ -162,6 +164,7 @@ mod tests {
                 "group-scans",
                 "follow-rechecks",
                 "discord-alerts",
+                "api-key-usage",
                 crate::backup::JOB,
                 "wal-checkpoint",
             ],
@@ -170,6 +173,8 @@ mod tests {
         let jobs: Vec<String> = state.jobs.snapshot().into_iter().map(|j| j.name).collect();
         for job in [
             "page-stats",
+            "visitor-hashes",
+            "api-key-usage",
             "expired-sessions",
             "rejected-ad-images",
             "badge-monitor",
@@ -181,7 +186,7 @@ mod tests {
             assert!(jobs.iter().any(|j| j == job), "{job} is reported in System Health: {jobs:?}");
         }
         let tasks = declared.start();
-        assert_eq!(tasks.len(), 13);
+        assert_eq!(tasks.len(), 15);
         for task in tasks {
             task.abort();
         }
