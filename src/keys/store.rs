@@ -461,7 +461,8 @@ mod tests {
         let day = 86_400_000i64;
         let t = 1_700_000_000_000i64;
         // Five addresses on five days, then the first again on the sixth.
-        for (n, ip) in ["192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4", "192.0.2.5", "192.0.2.1"].iter().enumerate() {
+        for (n, ip) in ["192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4", "192.0.2.5", "192.0.2.1"].iter().enumerate()
+        {
             let at = t + n as i64 * day;
             let hit = Hit { key_id: live.id, at_ms: at, ip: ip.parse().unwrap() };
             record_usage(&conn, &[hit], &[address(live.id, ip, at)], &secret, rule).unwrap();
@@ -540,7 +541,10 @@ mod tests {
             .unwrap();
         assert_eq!(daily, [(day0, 3, "192.0.2.0".into()), (day0 + 86_400, 1, "192.0.2.0".into())]);
         let rolled = view(&conn, live.id).unwrap();
-        assert_eq!((rolled.requests, &rolled.last_used, &rolled.last_used_from_ip), (5, &before.last_used, &before.last_used_from_ip));
+        assert_eq!(
+            (rolled.requests, &rolled.last_used, &rolled.last_used_from_ip),
+            (5, &before.last_used, &before.last_used_from_ip)
+        );
 
         // Everything into the totals: the figures stay.
         roll_up_hours(&conn, day0 + 3 * 86_400, 100).unwrap();
@@ -548,7 +552,10 @@ mod tests {
         assert_eq!(fold_days(&conn, day0 + 3 * 86_400, 2).unwrap(), 1);
         assert_eq!((rows("api_key_hourly"), rows("api_key_daily")), (0, 0));
         let folded = view(&conn, live.id).unwrap();
-        assert_eq!((folded.requests, &folded.last_used, &folded.last_used_from_ip), (5, &before.last_used, &before.last_used_from_ip));
+        assert_eq!(
+            (folded.requests, &folded.last_used, &folded.last_used_from_ip),
+            (5, &before.last_used, &before.last_used_from_ip)
+        );
         assert_eq!(folded.last_used_from_ip.as_deref(), Some("198.51.100.0"));
         assert_eq!(requests_of(&conn, live.id).unwrap(), 5);
 

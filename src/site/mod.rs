@@ -93,7 +93,7 @@ pub struct SiteSettings {
     /// `[analytics]`: how long API key usage is kept per hour, per day, and the addresses a key
     /// was used from (not served).
     #[serde(default, skip_serializing)]
-    pub analytics: crate::stats::AnalyticsSettings,
+    pub analytics: crate::keys::AnalyticsSettings,
 }
 
 /// One product's channels. Only the title is public.

@@ -150,7 +150,8 @@ fn analytics_windows_are_read_and_checked() {
             .map(|l| if l.starts_with(&format!("{key} =")) { bad.to_string() } else { l.to_string() })
             .collect::<Vec<_>>()
             .join("\n");
-        let text = if text.contains(bad) { text } else { text.replacen("[analytics]\n", &format!("[analytics]\n{bad}\n"), 1) };
+        let text =
+            if text.contains(bad) { text } else { text.replacen("[analytics]\n", &format!("[analytics]\n{bad}\n"), 1) };
         std::fs::write(&path, text).unwrap();
         let err = load(Some(&path)).unwrap_err().to_string();
         assert!(err.contains(says), "{bad}: {err}");

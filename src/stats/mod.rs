@@ -45,61 +45,6 @@ pub struct PublicStats {
     pub started_at: String,
 }
 
-/// `[analytics]` of site.toml: how long the usage of API keys is kept in each form.
-#[derive(Debug, Clone, serde::Deserialize, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AnalyticsSettings {
-    /// A key's calls are kept per hour this many days (besides today), then per day.
-    #[serde(default = "seven")]
-    pub key_hourly_days: u32,
-    /// A key's calls are kept per day this many days, then only in its totals.
-    #[serde(default = "four_hundred")]
-    pub key_daily_days: u32,
-    /// An address a key was used from is kept this many days after its last call.
-    #[serde(default = "thirty")]
-    pub key_address_days: u32,
-    /// A key keeps at most this many addresses, the most recently used.
-    #[serde(default = "twenty")]
-    pub key_addresses: u32,
-}
-
-fn seven() -> u32 {
-    7
-}
-fn four_hundred() -> u32 {
-    400
-}
-fn thirty() -> u32 {
-    30
-}
-fn twenty() -> u32 {
-    20
-}
-
-impl Default for AnalyticsSettings {
-    fn default() -> Self {
-        Self { key_hourly_days: seven(), key_daily_days: four_hundred(), key_address_days: thirty(), key_addresses: twenty() }
-    }
-}
-
-impl AnalyticsSettings {
-    pub fn validate(&self) -> Result<(), String> {
-        if !(1..=90).contains(&self.key_hourly_days) {
-            return Err("[analytics] key_hourly_days must be 1 to 90".into());
-        }
-        if !(31..=3660).contains(&self.key_daily_days) {
-            return Err("[analytics] key_daily_days must be 31 to 3660".into());
-        }
-        if !(1..=400).contains(&self.key_address_days) {
-            return Err("[analytics] key_address_days must be 1 to 400".into());
-        }
-        if self.key_addresses > 1000 {
-            return Err("[analytics] key_addresses must be 0 to 1000".into());
-        }
-        Ok(())
-    }
-}
-
 /// The public figures: page views counted in memory and written every few seconds, the
 /// answer of `/api/stats` rebuilt then and served from memory.
 #[derive(Clone)]

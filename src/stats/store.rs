@@ -66,9 +66,8 @@ fn count_visitor(conn: &Connection, day: &str, hash: &[u8; 16]) -> Result<(), Ap
     )?;
     match last_day {
         None => {
-            conn.prepare_cached("INSERT INTO month_visitors (month, hash, last_day) VALUES (?1, ?2, ?3)")?.execute(
-                params![month, hash, day],
-            )?;
+            conn.prepare_cached("INSERT INTO month_visitors (month, hash, last_day) VALUES (?1, ?2, ?3)")?
+                .execute(params![month, hash, day])?;
         }
         Some(last) if last.as_str() < day => {
             conn.prepare_cached("UPDATE month_visitors SET last_day = ?3 WHERE month = ?1 AND hash = ?2")?
@@ -266,7 +265,8 @@ mod tests {
             days(&conn),
             [("2026-11-03".into(), 2, 0), ("2026-11-05".into(), 3, 2), ("2026-11-09".into(), 1, 1)]
         );
-        for (from, distinct) in [("2026-11-01", 3), ("2026-11-04", 3), ("2026-11-05", 3), ("2026-11-06", 1), ("2026-11-10", 0)]
+        for (from, distinct) in
+            [("2026-11-01", 3), ("2026-11-04", 3), ("2026-11-05", 3), ("2026-11-06", 1), ("2026-11-10", 0)]
         {
             assert_eq!(since(&conn, from), distinct, "from {from} to the 9th");
         }

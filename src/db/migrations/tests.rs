@@ -130,7 +130,16 @@ fn a_positional_version_means_the_first_files_of_the_old_list() {
         recorded_numbers(&conn),
         [(1, true), (2, true), (3, true), (4, true), (5, true), (6, true), (8, true), (9, true)]
             .into_iter()
-            .chain([(10, false), (11, false), (13, false), (14, false), (15, false), (16, false), (17, false), (18, false)])
+            .chain([
+                (10, false),
+                (11, false),
+                (13, false),
+                (14, false),
+                (15, false),
+                (16, false),
+                (17, false),
+                (18, false)
+            ])
             .collect::<Vec<_>>()
     );
     assert!(has_object(&conn, "badge_info", Some("image_fallbacks")).unwrap(), "0010 was run");
@@ -406,28 +415,41 @@ fn rollups_turn_a_year_of_visitor_hashes_and_key_hours_into_figures() {
     let today = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).date();
     let ago = |days: i64| today.checked_sub(jiff::Span::new().days(days)).unwrap();
     let month = |d: jiff::civil::Date| d.strftime("%Y-%m").to_string();
-    let day_in = |d: jiff::civil::Date, n: i8| d.first_of_month().checked_add(jiff::Span::new().days(n - 1)).unwrap().to_string();
+    let day_in = |d: jiff::civil::Date, n: i8| {
+        d.first_of_month().checked_add(jiff::Span::new().days(n - 1)).unwrap().to_string()
+    };
     // A month inside the analytics' reach (40 days back), the current one, and one 200 days back.
     let (recent, current, old) = (ago(40), today, ago(200));
     let (r5, r20, o3, o10) = (day_in(recent, 5), day_in(recent, 20), day_in(old, 3), day_in(old, 10));
     let now = today.to_string();
     let visits: Vec<(&str, u8)> = vec![
-        (&r5, b'a'), (&r20, b'a'), (&r5, b'b'), (&r20, b'c'), // a comes back; b, c once
-        (&now, b'p'), (&now, b'q'),                          // this month
-        (&o3, b'r'), (&o3, b's'), (&o10, b'r'),              // long ago
+        (&r5, b'a'),
+        (&r20, b'a'),
+        (&r5, b'b'),
+        (&r20, b'c'), // a comes back; b, c once
+        (&now, b'p'),
+        (&now, b'q'), // this month
+        (&o3, b'r'),
+        (&o3, b's'),
+        (&o10, b'r'), // long ago
     ];
     for (day, v) in &visits {
         conn.execute("INSERT INTO daily_visitors (day, hash) VALUES (?1, ?2)", params![day, vec![*v; 16]]).unwrap();
-        conn.execute("INSERT OR IGNORE INTO monthly_visitors (month, hash) VALUES (?1, ?2)", params![&day[..7], vec![*v; 16]])
-            .unwrap();
+        conn.execute(
+            "INSERT OR IGNORE INTO monthly_visitors (month, hash) VALUES (?1, ?2)",
+            params![&day[..7], vec![*v; 16]],
+        )
+        .unwrap();
     }
     // A visitor the old month's total has without a day (the salt's first seconds of a month).
     conn.execute("INSERT INTO monthly_visitors (month, hash) VALUES (?1, x'74')", [month(old)]).unwrap();
     let distinct_before: Vec<i64> = (0..90)
         .map(|k| {
-            conn.query_row("SELECT COUNT(DISTINCT hash) FROM daily_visitors WHERE day >= ?1", [ago(k).to_string()], |r| {
-                r.get(0)
-            })
+            conn.query_row(
+                "SELECT COUNT(DISTINCT hash) FROM daily_visitors WHERE day >= ?1",
+                [ago(k).to_string()],
+                |r| r.get(0),
+            )
             .unwrap()
         })
         .collect();
