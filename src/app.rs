@@ -101,6 +101,7 @@ pub fn background(state: &AppState) -> Background {
     roblox::background(&mut background, state.roblox.clone());
     scans::background(&mut background, part(state));
     follows::background(&mut background, part(state));
+    keys::background(&mut background, state.db.clone(), state.site.analytics.clone());
     discord::poller::background(&mut background, part(state), state.stats_refresh.clone());
     backup::background(&mut background, part(state));
     background
@@ -175,6 +176,7 @@ mod tests {
             declared.names(),
             [
                 "page-stats",
+                "visitor-hashes",
                 "banner-expiry",
                 "banner-reread",
                 "integrity-check",
@@ -186,6 +188,7 @@ mod tests {
                 "group-scans",
                 "follow-rechecks",
                 "discord-alerts",
+                "api-key-usage",
                 crate::backup::JOB,
                 "wal-checkpoint",
             ],
@@ -195,6 +198,8 @@ mod tests {
         for job in [
             "page-stats",
             "integrity-check",
+            "visitor-hashes",
+            "api-key-usage",
             "expired-sessions",
             "rejected-ad-images",
             "badge-monitor",
@@ -206,7 +211,7 @@ mod tests {
             assert!(jobs.iter().any(|j| j == job), "{job} is reported in System Health: {jobs:?}");
         }
         let tasks = declared.start();
-        assert_eq!(tasks.len(), 14);
+        assert_eq!(tasks.len(), 16);
         for task in tasks {
             task.abort();
         }

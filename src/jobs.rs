@@ -84,6 +84,28 @@ where
     }
 }
 
+/// Pause between two batches of a sweep, so the writes waiting for the writer go first.
+const BETWEEN_BATCHES: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// Runs `batch` (one short write transaction that deletes or rolls up a bounded number of rows
+/// and says how many) until it has nothing left to do; returns the rows done. A sweep of a big
+/// backlog thus never holds the writer for more than one batch at a time.
+pub async fn in_batches<F, Fut, E>(mut batch: F) -> Result<usize, E>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<usize, E>>,
+{
+    let mut done = 0;
+    loop {
+        let n = batch().await?;
+        if n == 0 {
+            return Ok(done);
+        }
+        done += n;
+        tokio::time::sleep(BETWEEN_BATCHES).await;
+    }
+}
+
 /// The state of one background job, as last reported.
 #[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

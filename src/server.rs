@@ -54,6 +54,7 @@ pub fn build_state(
             crate::roblox::store::recode_generations(tx, &site.classification)?;
             stats::Visits::open(tx)
         })
+        .map(Arc::new)
         .map_err(|e| StartError(format!("cannot write the database: {e}")))?;
     commands.apply_scores(&scores);
     let devices = crate::accounts::devices::DeviceCookies::open(&db, &data_dir)
@@ -66,7 +67,7 @@ pub fn build_state(
         &site.name,
         site.base_url.as_deref(),
     );
-    let keys = crate::keys::KeyRing::open(&db, options.wrong_api_keys_per_minute)
+    let keys = crate::keys::KeyRing::open(&db, options.wrong_api_keys_per_minute, &site.analytics)
         .map_err(|e| StartError(format!("cannot prepare the API keys: {e}")))?;
     site.public_api_key = Some(keys.public_key().to_string());
     let bundle = Bundle::load();
@@ -133,6 +134,7 @@ pub fn build_state(
     ));
     let discord_webhooks =
         Arc::new(crate::follows::webhook::DiscordWebhooks::new(secrets.discord.api_base(), jobs.clone()));
+    let analytics = Arc::new(crate::stats::AnalyticsAnswers::new(db.clone(), visits.clone()));
     let state = AppState::new(Inner {
         options,
         secrets,
@@ -144,7 +146,8 @@ pub fn build_state(
         bundle: Arc::new(bundle),
         shells: Arc::new(shells),
         link_cards,
-        visits: Arc::new(visits),
+        analytics,
+        visits,
         started_at,
         build_id,
         request_context,

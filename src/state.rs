@@ -37,6 +37,8 @@ pub struct Inner {
     /// The head texts and pictures of one command, guide or checked player.
     pub link_cards: Arc<crate::shell::cards::LinkCards>,
     pub visits: Arc<Visits>,
+    /// The analytics answers, made once per write of the visits.
+    pub analytics: Arc<crate::stats::AnalyticsAnswers>,
     pub started_at: jiff::Timestamp,
     pub build_id: String,
     pub request_context: Arc<RequestContext>,
@@ -146,6 +148,7 @@ made_from_app_state! {
         health_json: s.health_json.clone(),
         discord: s.discord.clone(),
         keys: s.keys.clone(),
+        analytics: s.analytics.clone(),
     };
     crate::backup::BackupState => |s| Self {
         backups: s.backups.clone(),

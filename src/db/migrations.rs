@@ -70,6 +70,7 @@ const MIGRATIONS: &[Migration] = migrations![
     "0015_roblox_budget_ledger",
     "0016_second_factors",
     "0017_follows",
+    "0018_rollups",
     "0020_read_indexes",
     "0021_admin_list_indexes",
 ];

@@ -39,6 +39,66 @@ const OWNER_COOKIE_SECS: i64 = 365 * 24 * 3600;
 pub const NAME_MAX_CHARS: usize = 64;
 pub const NEW_KEYS_PER_HOUR: u32 = 10;
 
+/// `[analytics]` of site.toml: how long the usage of API keys is kept in each form.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyticsSettings {
+    /// A key's calls are kept per hour this many days (besides today), then per day.
+    #[serde(default = "seven")]
+    pub key_hourly_days: u32,
+    /// A key's calls are kept per day this many days, then only in its totals.
+    #[serde(default = "four_hundred")]
+    pub key_daily_days: u32,
+    /// An address a key was used from is kept this many days after its last call.
+    #[serde(default = "thirty")]
+    pub key_address_days: u32,
+    /// A key keeps at most this many addresses, the most recently used.
+    #[serde(default = "twenty")]
+    pub key_addresses: u32,
+}
+
+fn seven() -> u32 {
+    7
+}
+fn four_hundred() -> u32 {
+    400
+}
+fn thirty() -> u32 {
+    30
+}
+fn twenty() -> u32 {
+    20
+}
+
+impl Default for AnalyticsSettings {
+    fn default() -> Self {
+        Self {
+            key_hourly_days: seven(),
+            key_daily_days: four_hundred(),
+            key_address_days: thirty(),
+            key_addresses: twenty(),
+        }
+    }
+}
+
+impl AnalyticsSettings {
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=90).contains(&self.key_hourly_days) {
+            return Err("[analytics] key_hourly_days must be 1 to 90".into());
+        }
+        if !(31..=3660).contains(&self.key_daily_days) {
+            return Err("[analytics] key_daily_days must be 31 to 3660".into());
+        }
+        if !(1..=400).contains(&self.key_address_days) {
+            return Err("[analytics] key_address_days must be 1 to 400".into());
+        }
+        if self.key_addresses > 1000 {
+            return Err("[analytics] key_addresses must be 0 to 1000".into());
+        }
+        Ok(())
+    }
+}
+
 /// Who a new key belongs to.
 #[derive(Debug, Clone)]
 pub enum Owner {
@@ -92,13 +152,18 @@ pub struct KeyRing {
 
 impl KeyRing {
     /// Loads the live keys, creates the public default key on first start, and restores the
-    /// hour and day windows of the limits from the stored usage.
-    pub fn open(db: &Db, wrong_keys_per_minute: u32) -> Result<Self, ApiError> {
+    /// hour and day windows of the limits from the stored usage (today's hours).
+    pub fn open(db: &Db, wrong_keys_per_minute: u32, analytics: &AnalyticsSettings) -> Result<Self, ApiError> {
         let now = jiff::Timestamp::now().as_second();
         let (public_key, ip_secret) =
             db.write_blocking(|tx| Ok((store::ensure_public_key(tx)?, store::ip_secret(tx)?)))?;
         let (live, recent) =
             db.read_blocking(|c| Ok((store::live_keys(c)?, store::requests_since(c, limits::day_start(now))?)))?;
+        let public_hash = sha256(&public_key);
+        let rule = store::AddressRule {
+            keep: analytics.key_addresses as usize,
+            public_key_id: live.iter().find(|(hash, _)| *hash == public_hash).map(|(_, key)| key.id),
+        };
         let limits = crate::ratelimit::swept(limits::RateLimits::default());
         for (key_id, hours) in &recent {
             limits.seed(*key_id, hours, now);
@@ -106,7 +171,7 @@ impl KeyRing {
         Ok(Self {
             live: RwLock::new(live.into_iter().map(|(hash, key)| (hash, std::sync::Arc::new(key))).collect()),
             limits,
-            usage: usage::UsageLog::start(db.clone(), ip_secret)?,
+            usage: usage::UsageLog::start(db.clone(), ip_secret, rule)?,
             new_keys: PerIp::per_hour(NEW_KEYS_PER_HOUR, "new API keys"),
             wrong_keys: crate::ratelimit::FailureLimit::per_minute(wrong_keys_per_minute.max(1), "wrong API keys"),
             public_key,
@@ -138,6 +203,51 @@ impl KeyRing {
     pub async fn flush_usage(&self) -> Result<(), ApiError> {
         self.usage.flush().await
     }
+}
+
+/// How often old usage is rolled up and old addresses deleted.
+const ROLL_UP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+/// Rows rolled up or deleted per write transaction (a few milliseconds of the writer each).
+const ROLL_UP_BATCH: usize = 500;
+
+/// The keys' background work: hourly, the hours past `[analytics] key_hourly_days` rolled up into
+/// days, the days past `key_daily_days` into the keys' totals, the addresses past
+/// `key_address_days` deleted, each in small batches on an index.
+pub fn background(background: &mut crate::jobs::Background, db: Db, analytics: AnalyticsSettings) {
+    background.job("api-key-usage", |job| {
+        crate::jobs::every(ROLL_UP_EVERY, None, move || {
+            let (db, job, analytics) = (db.clone(), job.clone(), analytics.clone());
+            async move {
+                let done = roll_up(&db, &analytics, jiff::Timestamp::now().as_second()).await;
+                match job.report(done) {
+                    Ok((0, 0, 0)) => {}
+                    Ok((hours, days, addresses)) => tracing::info!(
+                        "API key usage: {hours} hourly rows rolled up into days, {days} days into totals, {addresses} addresses deleted"
+                    ),
+                    Err(e) if e.is_out_of_space() => {}
+                    Err(e) => tracing::warn!("API key usage not rolled up: {e}"),
+                }
+            }
+        })
+    });
+}
+
+/// One run of the rollups at `now` (Unix seconds): (hours, days, addresses) done.
+async fn roll_up(db: &Db, analytics: &AnalyticsSettings, now: i64) -> Result<(usize, usize, usize), ApiError> {
+    let today = limits::day_start(now);
+    let days_before = |days: u32| today - i64::from(days) * 86_400;
+    let (hours_before, totals_before, seen_before) = (
+        days_before(analytics.key_hourly_days),
+        days_before(analytics.key_daily_days),
+        days_before(analytics.key_address_days),
+    );
+    let hours =
+        crate::jobs::in_batches(|| db.write(move |tx| store::roll_up_hours(tx, hours_before, ROLL_UP_BATCH))).await?;
+    let days =
+        crate::jobs::in_batches(|| db.write(move |tx| store::fold_days(tx, totals_before, ROLL_UP_BATCH))).await?;
+    let addresses =
+        crate::jobs::in_batches(|| db.write(move |tx| store::prune_addresses(tx, seen_before, ROLL_UP_BATCH))).await?;
+    Ok((hours, days, addresses))
 }
 
 /// What the key endpoints use: the database and the live keys.

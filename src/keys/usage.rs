@@ -3,7 +3,7 @@
 //! at once), at an offset the call reserves with one atomic add: no system call, no lock to wait
 //! for, no message to another thread, no wait for SQLite. A thread of its own reads the journal
 //! back and commits the counts to SQLite once a second (one statement per key and hour, nothing for
-//! a key and IP already seen).
+//! a key and IP already written that day).
 //! A kill -9 after an answer therefore loses no count: the page cache outlives the process, and the
 //! journal is committed at the next start. (A power cut can lose the last seconds, as SQLite's
 //! `synchronous=NORMAL` can.) A clean stop and every reader of the counts (`flush`) commit first.
@@ -16,7 +16,7 @@
 //! counts are in SQLite, and a kill between the commit and the emptying counts nothing twice: a
 //! journal whose epoch was committed is skipped at start. A line a kill cut short fails its check.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs::File;
 use std::net::IpAddr;
 use std::os::fd::AsRawFd;
@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use super::store::{self, Hit};
+use super::store::{self, AddressRule, Hit};
 use crate::db::{Db, settings};
 use crate::error::ApiError;
 
@@ -164,9 +164,9 @@ fn path_for(paths: &[PathBuf; 2], epoch: u64) -> &Path {
 impl UsageLog {
     /// Commits what a killed process left in the journals, then starts the writer thread. It
     /// commits what is left and ends when every handle is dropped.
-    pub fn start(db: Db, ip_secret: [u8; 32]) -> Result<Self, ApiError> {
+    pub fn start(db: Db, ip_secret: [u8; 32], rule: AddressRule) -> Result<Self, ApiError> {
         let paths = journal_paths(db.path());
-        let epoch = replay(&db, &paths, &ip_secret)? + 1;
+        let epoch = replay(&db, &paths, &ip_secret, rule)? + 1;
         let current = Arc::new(RwLock::new(Arc::new(Mapped::create(path_for(&paths, epoch), epoch)?)));
         let refusing = Arc::new(AtomicBool::new(false));
         let (queue, incoming) = mpsc::channel::<Message>();
@@ -176,7 +176,8 @@ impl UsageLog {
             paths,
             current: current.clone(),
             refusing: refusing.clone(),
-            known_ips: HashSet::new(),
+            rule,
+            known_ips: HashMap::new(),
             pending: Vec::new(),
             incoming,
         };
@@ -216,7 +217,7 @@ impl UsageLog {
 
 /// Commits the journals a process that did not stop cleanly left, oldest first, skipping those
 /// whose epoch was committed already; empties them. Returns the last committed epoch.
-fn replay(db: &Db, paths: &[PathBuf; 2], ip_secret: &[u8; 32]) -> Result<u64, ApiError> {
+fn replay(db: &Db, paths: &[PathBuf; 2], ip_secret: &[u8; 32], rule: AddressRule) -> Result<u64, ApiError> {
     let mut committed: u64 = db.read_blocking(|c| settings::get(c, EPOCH_SETTING))?.unwrap_or(0);
     let mut journals = Vec::new();
     for path in paths {
@@ -235,10 +236,9 @@ fn replay(db: &Db, paths: &[PathBuf; 2], ip_secret: &[u8; 32]) -> Result<u64, Ap
         if epoch <= committed {
             continue;
         }
-        let new_ips: Vec<(i64, IpAddr)> =
-            hits.iter().map(|h| (h.key_id, h.ip)).collect::<HashSet<_>>().into_iter().collect();
+        let addresses = addresses(&hits, rule, &HashMap::new());
         db.write_blocking(|tx| {
-            store::record_usage(tx, &hits, &new_ips, ip_secret)?;
+            store::record_usage(tx, &hits, &addresses, ip_secret, rule)?;
             settings::set(tx, EPOCH_SETTING, &epoch)
         })?;
         if !hits.is_empty() {
@@ -282,14 +282,34 @@ fn parse(text: &str) -> Option<(u64, Vec<Hit>)> {
     Some((epoch, hits))
 }
 
+/// The (key, IP, day of its latest call) of `hits` not written for that day yet (`known`); none
+/// for the public key, nor when keys keep no addresses.
+fn addresses(hits: &[Hit], rule: AddressRule, known: &HashMap<(i64, IpAddr), i64>) -> Vec<(i64, IpAddr, i64)> {
+    if rule.keep == 0 {
+        return Vec::new();
+    }
+    let mut latest: HashMap<(i64, IpAddr), i64> = HashMap::new();
+    for hit in hits.iter().filter(|h| Some(h.key_id) != rule.public_key_id) {
+        let day = store::day_of(hit.at_ms);
+        if known.get(&(hit.key_id, hit.ip)).is_some_and(|&written| written >= day) {
+            continue;
+        }
+        let entry = latest.entry((hit.key_id, hit.ip)).or_insert(day);
+        *entry = (*entry).max(day);
+    }
+    latest.into_iter().map(|((key_id, ip), day)| (key_id, ip, day)).collect()
+}
+
 struct Writer {
     db: Db,
     ip_secret: [u8; 32],
     paths: [PathBuf; 2],
     current: Arc<RwLock<Arc<Mapped>>>,
     refusing: Arc<AtomicBool>,
-    /// The (key, IP) pairs already in api_key_ips, so a returning caller costs no statement.
-    known_ips: HashSet<(i64, IpAddr)>,
+    rule: AddressRule,
+    /// The (key, IP) pairs in api_key_ips with the day written for them, so a returning caller
+    /// costs no statement until the next day.
+    known_ips: HashMap<(i64, IpAddr), i64>,
     /// Calls whose commit failed and that the journal had no room for, kept for the next try.
     pending: Vec<Hit>,
     incoming: mpsc::Receiver<Message>,
@@ -369,21 +389,15 @@ impl Writer {
         if self.known_ips.len() > MAX_KNOWN_IPS {
             self.known_ips.clear();
         }
-        let new_ips: Vec<(i64, IpAddr)> = hits
-            .iter()
-            .map(|h| (h.key_id, h.ip))
-            .filter(|pair| !self.known_ips.contains(pair))
-            .collect::<HashSet<_>>()
-            .into_iter()
-            .collect();
-        let secret = &self.ip_secret;
+        let addresses = addresses(hits, self.rule, &self.known_ips);
+        let (secret, rule) = (&self.ip_secret, self.rule);
         let written = self.db.write_blocking(|tx| {
-            store::record_usage(tx, hits, &new_ips, secret)?;
+            store::record_usage(tx, hits, &addresses, secret, rule)?;
             settings::set(tx, EPOCH_SETTING, &epoch)
         });
         match written {
             Ok(()) => {
-                self.known_ips.extend(new_ips);
+                self.known_ips.extend(addresses.into_iter().map(|(key_id, ip, day)| ((key_id, ip), day)));
                 true
             }
             Err(e) => {
@@ -399,6 +413,8 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const RULE: AddressRule = AddressRule { keep: 20, public_key_id: None };
 
     #[test]
     fn a_journal_keeps_whole_checked_lines_and_needs_its_header() {
@@ -445,17 +461,17 @@ mod tests {
         // A kill mid-commit: epoch 4 switched out (2 calls), epoch 5 current (1 call).
         std::fs::write(&paths[0], format!("{HEADER} 4\n{}", lines(2))).unwrap();
         std::fs::write(&paths[1], format!("{HEADER} 5\n{}", lines(1))).unwrap();
-        assert_eq!(replay(&db, &paths, &secret).unwrap(), 5);
+        assert_eq!(replay(&db, &paths, &secret, RULE).unwrap(), 5);
         assert_eq!(requests(), 3, "both journals are committed");
         assert_eq!(std::fs::read(&paths[0]).unwrap(), b"", "and emptied");
 
         // Killed after a commit, before its journal was emptied: the same file again.
         std::fs::write(&paths[1], format!("{HEADER} 5\n{}", lines(1))).unwrap();
-        assert_eq!(replay(&db, &paths, &secret).unwrap(), 5);
+        assert_eq!(replay(&db, &paths, &secret, RULE).unwrap(), 5);
         assert_eq!(requests(), 3, "never counted twice");
 
         // The writer journals each call before it returns, and commits on flush.
-        let log = UsageLog::start(db.clone(), secret).unwrap();
+        let log = UsageLog::start(db.clone(), secret, RULE).unwrap();
         for ms in 0..3 {
             log.record(Hit { key_id: id, at_ms: 1_700_000_000_100 + ms, ip: "192.0.2.3".parse().unwrap() }).unwrap();
         }

@@ -90,6 +90,10 @@ pub struct SiteSettings {
     /// player pictures are kept (not served).
     #[serde(default, skip_serializing)]
     pub link_cards: LinkCards,
+    /// `[analytics]`: how long API key usage is kept per hour, per day, and the addresses a key
+    /// was used from (not served).
+    #[serde(default, skip_serializing)]
+    pub analytics: crate::keys::AnalyticsSettings,
 }
 
 /// One product's channels. Only the title is public.
@@ -388,6 +392,7 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
     site.scans.validate()?;
     site.follows.validate()?;
     site.link_cards.validate()?;
+    site.analytics.validate()?;
     validate_pages(&site.pages)
 }
 

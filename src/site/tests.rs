@@ -128,3 +128,32 @@ fn base_url_is_an_origin_only() {
         assert!(validate_base_url(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn analytics_windows_are_read_and_checked() {
+    let bundled = include_str!("../../data/site.toml");
+    let site = load(None).unwrap();
+    let a = &site.analytics;
+    assert_eq!((a.key_hourly_days, a.key_daily_days, a.key_address_days, a.key_addresses), (7, 400, 30, 20));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("site.toml");
+    for (bad, says) in [
+        ("key_hourly_days = 0", "key_hourly_days must be 1 to 90"),
+        ("key_daily_days = 7", "key_daily_days must be 31 to 3660"),
+        ("key_address_days = 0", "key_address_days must be 1 to 400"),
+        ("key_addresses = 5000", "key_addresses must be 0 to 1000"),
+        ("key_hours = 3", "unknown field `key_hours`"),
+    ] {
+        let key = bad.split(' ').next().unwrap();
+        let text: String = bundled
+            .lines()
+            .map(|l| if l.starts_with(&format!("{key} =")) { bad.to_string() } else { l.to_string() })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let text =
+            if text.contains(bad) { text } else { text.replacen("[analytics]\n", &format!("[analytics]\n{bad}\n"), 1) };
+        std::fs::write(&path, text).unwrap();
+        let err = load(Some(&path)).unwrap_err().to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+}

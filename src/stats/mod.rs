@@ -79,16 +79,22 @@ impl PublicFigures {
     }
 
     /// Writes pending visits and rebuilds the served figures (every few seconds and on demand).
+    /// A new month's salt is saved in the same transaction as the first visits hashed with it.
     pub async fn flush_and_refresh(&self) -> Result<(), ApiError> {
         let pending = self.visits.take_pending();
+        let visited = !pending.views.is_empty();
         let figures = self.clone();
         let stats = self
             .db
             .write(move |tx| {
+                figures.visits.rotate_salt(tx)?;
                 store::persist_visits(tx, &pending)?;
                 figures.query(tx)
             })
             .await?;
+        if visited {
+            self.visits.written();
+        }
         self.json.set(&stats);
         Ok(())
     }
@@ -101,16 +107,23 @@ pub type StatsRefresh = crate::jobs::Wake;
 /// something that changes them wakes the task).
 const REFRESH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// The stats' background work: the counts written, the figures rebuilt, the visitor salt
-/// rotated at the day's end.
+/// How often the hashes of past months are looked for and deleted.
+const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+/// A month's hashes stay this long into the next month: its last visits are written within
+/// [`REFRESH_EVERY`], and a visit counted after its month's hashes are gone would count again.
+const MONTH_SETTLES: std::time::Duration = std::time::Duration::from_secs(3600);
+/// Hashes deleted per write transaction (a few milliseconds of the writer each).
+const PRUNE_BATCH: usize = 1000;
+
+/// The stats' background work: the counts written, the figures rebuilt and the visitor salt
+/// rotated every few seconds; the hashes of a month that is over deleted hourly.
 pub fn background(background: &mut crate::jobs::Background, figures: PublicFigures, refresh: StatsRefresh) {
+    let db = figures.db.clone();
     background.job("page-stats", |job| {
         crate::jobs::every(REFRESH_EVERY, Some(refresh), move || {
             let (figures, job) = (figures.clone(), job.clone());
             async move {
-                let visits = figures.visits.clone();
-                let rotated = figures.db.write(move |tx| visits.rotate_salt(tx)).await;
-                match job.report(rotated.and(figures.flush_and_refresh().await)) {
+                match job.report(figures.flush_and_refresh().await) {
                     // A full disk is logged once, by the disk flag.
                     Err(e) if !e.is_out_of_space() => tracing::warn!("page view counts not written: {e}"),
                     _ => {}
@@ -118,6 +131,63 @@ pub fn background(background: &mut crate::jobs::Background, figures: PublicFigur
             }
         })
     });
+    background.job("visitor-hashes", |job| {
+        crate::jobs::every(PRUNE_EVERY, None, move || {
+            let (db, job) = (db.clone(), job.clone());
+            async move {
+                let settled = (jiff::Timestamp::now() - MONTH_SETTLES).strftime("%Y-%m").to_string();
+                let pruned = crate::jobs::in_batches(|| {
+                    let month = settled.clone();
+                    db.write(move |tx| store::prune_month_visitors(tx, &month, PRUNE_BATCH))
+                })
+                .await;
+                match job.report(pruned) {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!("deleted the {n} visitor hashes of past months"),
+                    Err(e) if e.is_out_of_space() => {}
+                    Err(e) => tracing::warn!("visitor hashes of past months not deleted: {e}"),
+                }
+            }
+        })
+    });
+}
+
+/// The analytics answers (`GET /api/v1/analytics`), each `days` made once per write of the
+/// visits (every few seconds at most) and per day: however many keys ask, the tables are read
+/// once per change.
+pub struct AnalyticsAnswers {
+    db: Db,
+    visits: Arc<Visits>,
+    kept: std::sync::Mutex<std::collections::HashMap<u32, KeptAnalytics>>,
+}
+
+struct KeptAnalytics {
+    writes: u64,
+    today: jiff::civil::Date,
+    analytics: store::Analytics,
+}
+
+impl AnalyticsAnswers {
+    pub fn new(db: Db, visits: Arc<Visits>) -> Self {
+        Self { db, visits, kept: Default::default() }
+    }
+
+    /// The figures of the `days` days ending `today`, as of the last write of the visits.
+    pub async fn get(&self, days: u32, today: jiff::civil::Date) -> Result<store::Analytics, ApiError> {
+        // Read before the tables: a write during the read leaves the answer marked stale.
+        let writes = self.visits.writes();
+        {
+            let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(k) = kept.get(&days).filter(|k| k.writes == writes && k.today == today) {
+                return Ok(k.analytics.clone());
+            }
+        }
+        let analytics = self.db.read(move |c| store::analytics(c, days, today)).await?;
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        // `days` is 1-90 (checked by the route), so this holds at most 90 answers.
+        kept.insert(days, KeptAnalytics { writes, today, analytics: analytics.clone() });
+        Ok(analytics)
+    }
 }
 
 pub fn router<S: Clone + Send + Sync + 'static>(figures: PublicFigures) -> Router<S> {

@@ -34,6 +34,8 @@ pub struct V1State {
     pub health_json: Arc<CachedJson>,
     pub discord: Arc<Discord>,
     pub keys: Arc<KeyRing>,
+    /// The analytics answers, kept until the visits are next written.
+    pub analytics: Arc<crate::stats::AnalyticsAnswers>,
 }
 
 /// Each feature state is behind one `Arc`, so a request clones one pointer, not every service.

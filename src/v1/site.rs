@@ -70,7 +70,7 @@ pub struct AnalyticsAnswer {
 }
 
 /// Page views and unique visitors per day and per route, as the server counts them (no cookies,
-/// no stored IPs; written every few seconds).
+/// no stored IPs; written every few seconds). Made from the daily figures, once per write.
 #[utoipa::path(get, path = "/api/v1/analytics", tag = "developer API", operation_id = "v1GetAnalytics", params(AnalyticsQuery), security(("apiKey" = [])),
     responses((status = 200, body = AnalyticsAnswer), (status = 400, description = "Bad days"), (status = 401, description = "No or bad API key"), (status = 429, description = "Rate limit reached")))]
 pub(crate) async fn analytics(
@@ -79,7 +79,7 @@ pub(crate) async fn analytics(
 ) -> Result<Json<AnalyticsAnswer>, ApiError> {
     let days = number_param("days", q.days.as_deref(), 30, 1..=90)?;
     let today = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).date();
-    let analytics = state.db.read(move |c| crate::stats::store::analytics(c, days, today)).await?;
+    let analytics = state.analytics.get(days, today).await?;
     Ok(Json(AnalyticsAnswer { success: true, analytics }))
 }
 

@@ -210,6 +210,9 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sche
 const REMOVED: &[(&str, &str)] =
     &[("api_keys", "requests"), ("api_keys", "last_used"), ("api_keys", "last_used_from_ip")];
 
+/// Tables whose rows 0018 turns into rollups: checked below in their new form, not row by row.
+const ROLLED_UP: &[&str] = &["daily_visitors", "monthly_visitors", "api_key_hourly"];
+
 fn fixtures() -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(FIXTURES)
         .unwrap()
@@ -342,7 +345,7 @@ fn fixtures_upgrade_with_their_rows() {
         // Every row the script inserted, with its values.
         let rows = sidecar["rows"].as_object().unwrap();
         assert!(rows.contains_key("users"), "{shown}: the fixture has no rows");
-        for (table, rows) in rows {
+        for (table, rows) in rows.iter().filter(|(t, _)| !ROLLED_UP.contains(&t.as_str())) {
             for row in rows.as_array().unwrap() {
                 let row = row.as_object().unwrap();
                 let kept: Vec<(&String, &serde_json::Value)> =
@@ -370,17 +373,184 @@ fn fixtures_upgrade_with_their_rows() {
             .unwrap();
         assert!(counts_match, "{shown}: player_counts");
         for key in rows.get("api_keys").and_then(|k| k.as_array()).into_iter().flatten() {
+            let id = key["id"].as_i64().unwrap();
+            let hours = rows.get("api_key_hourly").and_then(|h| h.as_array()).into_iter().flatten();
+            let requests: i64 = hours.filter(|h| h["key_id"] == id).map(|h| h["requests"].as_i64().unwrap()).sum();
+            assert_eq!(crate::keys::store::requests_of(&conn, id).unwrap(), requests, "{shown}: key {id}'s calls");
             let Some(last_used) = key.get("last_used").and_then(|v| v.as_i64()) else { continue };
-            let (hour_last, ip): (i64, String) = conn
+            let (newest, ip): (i64, String) = conn
                 .query_row(
-                    "SELECT last_used, last_used_from_ip FROM api_key_hourly WHERE key_id = ?1 ORDER BY hour DESC LIMIT 1",
-                    [key["id"].as_i64().unwrap()],
+                    "SELECT last_used, last_used_from_ip FROM
+                        (SELECT last_used, last_used_from_ip FROM api_key_hourly WHERE key_id = ?1
+                         UNION ALL SELECT last_used, last_used_from_ip FROM api_key_daily WHERE key_id = ?1)
+                     ORDER BY last_used DESC LIMIT 1",
+                    [id],
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )
                 .unwrap();
-            assert_eq!((hour_last, ip.as_str()), (last_used, key["last_used_from_ip"].as_str().unwrap()), "{shown}");
+            assert_eq!((newest, ip.as_str()), (last_used, key["last_used_from_ip"].as_str().unwrap()), "{shown}");
+        }
+        // 0018: each day's visitors are counted, each month's total kept.
+        let visits = rows.get("daily_visitors").and_then(|d| d.as_array()).cloned().unwrap_or_default();
+        for day in visits.iter().map(|v| v["day"].as_str().unwrap()) {
+            let that_day = visits.iter().filter(|v| v["day"] == day).count() as i64;
+            let counted: i64 =
+                conn.query_row("SELECT visitors FROM visitor_days WHERE day = ?1", [day], |r| r.get(0)).unwrap();
+            assert_eq!(counted, that_day, "{shown}: visitors of {day}");
+            let month = &day[..7];
+            let hashes = rows["monthly_visitors"].as_array().unwrap().iter().filter(|m| m["month"] == month).count();
+            assert_eq!(crate::stats::store::monthly_visitors(&conn, month).unwrap(), hashes as i64, "{shown}: {month}");
         }
     }
     // Every positional version a fanhub shipped. 1 never was: 0001 and 0002 came in one commit.
     assert_eq!(legacy_versions, (2..=LEGACY.len() as i64).collect::<Vec<_>>(), "a fixture per shipped version");
+}
+
+#[test]
+fn rollups_turn_a_year_of_visitor_hashes_and_key_hours_into_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = open(&dir.path().join("t.db"));
+    let at = MIGRATIONS.iter().position(|m| m.name == "0018_rollups").unwrap();
+    let before_0018: &'static [Migration] = &MIGRATIONS[..at];
+    assert_eq!(before_0018.last().unwrap().name, "0017_follows");
+    apply_list(&mut conn, before_0018).unwrap();
+
+    let today = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).date();
+    let ago = |days: i64| today.checked_sub(jiff::Span::new().days(days)).unwrap();
+    let month = |d: jiff::civil::Date| d.strftime("%Y-%m").to_string();
+    let day_in = |d: jiff::civil::Date, n: i8| {
+        d.first_of_month().checked_add(jiff::Span::new().days(n - 1)).unwrap().to_string()
+    };
+    // A month inside the analytics' reach (40 days back), the current one, and one 200 days back.
+    let (recent, current, old) = (ago(40), today, ago(200));
+    let (r5, r20, o3, o10) = (day_in(recent, 5), day_in(recent, 20), day_in(old, 3), day_in(old, 10));
+    let now = today.to_string();
+    let visits: Vec<(&str, u8)> = vec![
+        (&r5, b'a'),
+        (&r20, b'a'),
+        (&r5, b'b'),
+        (&r20, b'c'), // a comes back; b, c once
+        (&now, b'p'),
+        (&now, b'q'), // this month
+        (&o3, b'r'),
+        (&o3, b's'),
+        (&o10, b'r'), // long ago
+    ];
+    for (day, v) in &visits {
+        conn.execute("INSERT INTO daily_visitors (day, hash) VALUES (?1, ?2)", params![day, vec![*v; 16]]).unwrap();
+        conn.execute(
+            "INSERT OR IGNORE INTO monthly_visitors (month, hash) VALUES (?1, ?2)",
+            params![&day[..7], vec![*v; 16]],
+        )
+        .unwrap();
+    }
+    // A visitor the old month's total has without a day (the salt's first seconds of a month).
+    conn.execute("INSERT INTO monthly_visitors (month, hash) VALUES (?1, x'74')", [month(old)]).unwrap();
+    let distinct_before: Vec<i64> = (0..90)
+        .map(|k| {
+            conn.query_row(
+                "SELECT COUNT(DISTINCT hash) FROM daily_visitors WHERE day >= ?1",
+                [ago(k).to_string()],
+                |r| r.get(0),
+            )
+            .unwrap()
+        })
+        .collect();
+
+    // Two keys: the public one and a bot's, with hours 30 days old and of today.
+    conn.execute_batch(
+        "INSERT INTO api_keys (id, key_hash, prefix, name, is_public, created_at, created_from_ip)
+             VALUES (1, x'01', 'fhk_00000001', 'Public default key', 1, 0, 'server'),
+                    (2, x'02', 'fhk_00000002', 'bot', 0, 0, '192.0.2.0');
+         INSERT INTO api_key_ips (key_id, ip_hash) VALUES (1, x'a1'), (1, x'a2'), (1, x'a3'), (2, x'b1'), (2, x'b2');",
+    )
+    .unwrap();
+    let midnight = crate::keys::limits::day_start(jiff::Timestamp::now().as_second());
+    let month_ago = midnight - 30 * 86_400;
+    for (key, hour, requests, ip) in [
+        (2, month_ago + 3 * 3600, 5, "192.0.2.0"),
+        (2, month_ago + 5 * 3600, 2, "198.51.100.0"),
+        (2, midnight, 4, "203.0.113.0"),
+        (1, month_ago, 10, "198.51.100.0"),
+        (1, midnight, 1, "198.51.100.0"),
+    ] {
+        conn.execute(
+            "INSERT INTO api_key_hourly (key_id, hour, requests, last_used, last_used_from_ip) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![key, hour, requests, hour * 1000 + 9, ip],
+        )
+        .unwrap();
+    }
+
+    apply(&mut conn).unwrap();
+    assert_eq!(version(&conn), 18);
+    for gone in ["daily_visitors", "monthly_visitors"] {
+        assert!(!has_object(&conn, gone, None).unwrap(), "{gone} is dropped");
+    }
+
+    let days: Vec<(String, i64, i64)> = conn
+        .prepare("SELECT day, visitors, last_visits FROM visitor_days ORDER BY day")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let expected: Vec<(String, i64, i64)> = vec![
+        (o3.clone(), 2, 0),
+        (o10.clone(), 1, 3), // the old month's total, on its last day
+        (r5.clone(), 2, 1),  // b's last visit
+        (r20.clone(), 2, 2), // a's and c's
+        (now.clone(), 2, 2),
+    ];
+    assert_eq!(days, expected);
+    for k in 0..90 {
+        let from = ago(k).to_string();
+        assert_eq!(
+            crate::stats::store::distinct_visitors_since(&conn, &from).unwrap(),
+            distinct_before[k as usize],
+            "distinct visitors since {from}"
+        );
+    }
+    for (m, n) in [(month(old), 3), (month(recent), 3), (month(current), 2)] {
+        assert_eq!(crate::stats::store::monthly_visitors(&conn, &m).unwrap(), n, "{m}");
+    }
+    let hashes: Vec<(String, Vec<u8>, String)> = conn
+        .prepare("SELECT month, hash, last_day FROM month_visitors ORDER BY hash")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(hashes, [(month(current), vec![b'p'; 16], now.clone()), (month(current), vec![b'q'; 16], now.clone())]);
+
+    // Keys: the old hours are days, today's are hours; the figures are the same.
+    for (key, requests) in [(1, 11), (2, 11)] {
+        assert_eq!(crate::keys::store::requests_of(&conn, key).unwrap(), requests, "key {key}");
+    }
+    let rows = |sql: &str| -> Vec<(i64, i64, i64, String)> {
+        conn.prepare(sql)
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(
+        rows("SELECT key_id, day, requests, last_used_from_ip FROM api_key_daily ORDER BY key_id"),
+        [(1, month_ago, 10, String::new()), (2, month_ago, 7, "198.51.100.0".into())]
+    );
+    assert_eq!(
+        rows("SELECT key_id, hour, requests, last_used_from_ip FROM api_key_hourly ORDER BY key_id"),
+        [(1, midnight, 1, String::new()), (2, midnight, 4, "203.0.113.0".into())]
+    );
+    // Addresses: the public key's gone, the bot's dated to its last use.
+    let addresses: Vec<(i64, Vec<u8>, i64)> = conn
+        .prepare("SELECT key_id, ip_hash, last_seen FROM api_key_ips ORDER BY ip_hash")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(addresses, [(2, vec![0xb1], midnight), (2, vec![0xb2], midnight)]);
+    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(integrity, "ok");
 }
