@@ -70,6 +70,7 @@ const MIGRATIONS: &[Migration] = migrations![
     "0015_roblox_budget_ledger",
     "0016_second_factors",
     "0017_follows",
+    "0019_retention",
 ];
 
 /// Whether the numbers rise from one file to the next (none repeated, none lower), from 1 up.

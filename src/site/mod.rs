@@ -90,6 +90,9 @@ pub struct SiteSettings {
     /// player pictures are kept (not served).
     #[serde(default, skip_serializing)]
     pub link_cards: LinkCards,
+    /// `[retention]`: how long the tables that grow with use keep their rows (not served).
+    #[serde(default, skip_serializing)]
+    pub retention: crate::db::retention::RetentionSettings,
 }
 
 /// One product's channels. Only the title is public.
@@ -388,6 +391,7 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
     site.scans.validate()?;
     site.follows.validate()?;
     site.link_cards.validate()?;
+    site.retention.validate()?;
     validate_pages(&site.pages)
 }
 
