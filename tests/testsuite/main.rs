@@ -25,6 +25,7 @@ mod litestream;
 mod llm;
 mod metrics;
 mod public_api;
+mod retention;
 mod roblox;
 mod roblox_open_cloud;
 mod scans;
