@@ -68,12 +68,14 @@ pub fn first_badge_day(conn: &Connection, badge_id: u64) -> Result<Option<String
         .query_row([badge_id as i64], |r| r.get(0))?)
 }
 
-/// Drops at most `batch` of the days before `before_day`, oldest first (on `badge_days_day`).
+/// Drops at most `batch` of the days before `before_day`, oldest first, on `badge_days_day`
+/// both ways: `(day, badge_id)` in that order is the index's key, so each row is found by it
+/// (as `(badge_id, day)` SQLite would walk each badge's every day: 70 ms a batch, not 0.5).
 pub fn prune_badge_days(tx: &Transaction, before_day: &str, batch: usize) -> Result<usize, ApiError> {
     Ok(tx
         .prepare_cached(
-            "DELETE FROM badge_days WHERE (badge_id, day) IN
-            (SELECT badge_id, day FROM badge_days WHERE day < ?1 ORDER BY day LIMIT ?2)",
+            "DELETE FROM badge_days WHERE (day, badge_id) IN
+                (SELECT day, badge_id FROM badge_days WHERE day < ?1 ORDER BY day LIMIT ?2)",
         )?
         .execute(params![before_day, batch as i64])?)
 }
@@ -126,13 +128,17 @@ mod tests {
             assert_eq!(first_badge_day(&tx, badge).unwrap(), Some(before.clone()), "days 2 and 3 of {badge} kept");
             assert_eq!(badge_days(&tx, badge, "1970-01-01").unwrap().len(), 2);
         }
-        let plan: String = tx
-            .query_row(
-                "EXPLAIN QUERY PLAN SELECT badge_id, day FROM badge_days WHERE day < '1970-01-03' ORDER BY day LIMIT 4",
-                [],
-                |r| r.get(3),
+        let plan: Vec<String> = tx
+            .prepare(
+                "EXPLAIN QUERY PLAN DELETE FROM badge_days WHERE (day, badge_id) IN
+                    (SELECT day, badge_id FROM badge_days WHERE day < '1970-01-03' ORDER BY day LIMIT 4)",
             )
+            .unwrap()
+            .query_map([], |r| r.get(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
             .unwrap();
-        assert!(plan.contains("badge_days_day"), "{plan}");
+        assert!(plan.iter().any(|p| p.contains("badge_days_day (day=? AND badge_id=?)")), "each row by key: {plan:?}");
+        assert!(plan.iter().any(|p| p.contains("badge_days_day (day<?)")), "the oldest days by the index: {plan:?}");
     }
 }
