@@ -98,12 +98,14 @@ pub fn background(state: &AppState) -> Background {
     crate::ratelimit::background(&mut background);
     accounts::background(&mut background, state.db.clone());
     ads::background(&mut background, part(state));
-    roblox::background(&mut background, state.roblox.clone());
-    scans::background(&mut background, part(state));
+    roblox::background(&mut background, state.roblox.clone(), state.site.retention.clone());
+    scans::background(&mut background, part(state), state.site.retention.clone());
     follows::background(&mut background, part(state));
     keys::background(&mut background, state.db.clone(), state.site.analytics.clone());
     discord::poller::background(&mut background, part(state), state.stats_refresh.clone());
     backup::background(&mut background, part(state));
+    crate::events::background(&mut background, state.db.clone(), state.site.retention.clone());
+    crate::db::retention::background(&mut background, state.db.clone());
     background
 }
 
@@ -185,12 +187,16 @@ mod tests {
                 "expired-sessions",
                 "rejected-ad-images",
                 "badge-monitor",
+                "roblox-sweep",
                 "group-scans",
+                "scan-sweep",
                 "follow-rechecks",
                 "discord-alerts",
                 "api-key-usage",
                 crate::backup::JOB,
                 "wal-checkpoint",
+                "event-sweep",
+                "free-pages",
             ],
             "no Discord source in the default site file: no Discord polls"
         );
@@ -207,11 +213,15 @@ mod tests {
             "follow-rechecks",
             "discord-alerts",
             "wal-checkpoint",
+            "roblox-sweep",
+            "scan-sweep",
+            "event-sweep",
+            "free-pages",
         ] {
             assert!(jobs.iter().any(|j| j == job), "{job} is reported in System Health: {jobs:?}");
         }
         let tasks = declared.start();
-        assert_eq!(tasks.len(), 16);
+        assert_eq!(tasks.len(), 20);
         for task in tasks {
             task.abort();
         }

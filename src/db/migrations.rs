@@ -71,6 +71,7 @@ const MIGRATIONS: &[Migration] = migrations![
     "0016_second_factors",
     "0017_follows",
     "0018_rollups",
+    "0019_retention",
     "0020_read_indexes",
     "0021_admin_list_indexes",
 ];

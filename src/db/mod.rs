@@ -12,6 +12,7 @@ use crate::error::ApiError;
 
 pub mod integrity;
 mod migrations;
+pub mod retention;
 pub mod settings;
 mod sql_log;
 pub mod table_counts;
@@ -78,6 +79,73 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Pages freed by pruning are kept in the file's free list until [`Db::return_free_pages`] hands
+/// them back in small steps, instead of the file keeping its largest size for ever.
+fn incremental_auto_vacuum(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")
+}
+
+/// SQLite's `auto_vacuum` of the file: 0 none, 1 full, 2 incremental.
+pub fn auto_vacuum_mode(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.pragma_query_value(None, "auto_vacuum", |r| r.get(0))
+}
+
+/// A database made before fanhub turned on incremental vacuum is rewritten once (SQLite can only
+/// change the mode with a VACUUM, outside a transaction), with its progress in the log. It needs
+/// free disk about twice the file; when that fails the site starts all the same and tries again
+/// at the next start (pruning still makes room inside the file, it just does not shrink it).
+fn upgrade_to_incremental_vacuum(conn: &mut Connection, path: &Path) {
+    match auto_vacuum_mode(conn) {
+        Ok(2) => return,
+        Ok(_) => {}
+        Err(e) => {
+            tracing::warn!("cannot read the database's auto_vacuum mode: {e}");
+            return;
+        }
+    }
+    let size_mb = std::fs::metadata(path).map(|m| m.len() / 1_000_000).unwrap_or(0);
+    tracing::info!(
+        "one-time upgrade: rewriting the database ({size_mb} MB) so that space freed by pruning goes back to the disk"
+    );
+    let started = std::time::Instant::now();
+    let wal = path.with_file_name(format!("{}-wal", path.file_name().and_then(|n| n.to_str()).unwrap_or("fanhub.db")));
+    // VACUUM builds the new file aside, then writes it through the WAL: a line every 5 s says how
+    // far that is, so a host watching the log sees the upgrade move.
+    let rewritten = std::thread::scope(|scope| {
+        let vacuuming = &mut *conn;
+        let vacuum = scope.spawn(move || vacuuming.execute_batch("VACUUM").map_err(|e| e.to_string()));
+        let mut last_line = std::time::Instant::now();
+        while !vacuum.is_finished() {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            if last_line.elapsed() >= std::time::Duration::from_secs(5) {
+                last_line = std::time::Instant::now();
+                let written_mb = std::fs::metadata(&wal).map(|m| m.len() / 1_000_000).unwrap_or(0);
+                tracing::info!(
+                    "one-time upgrade: still rewriting the database ({} s, {written_mb} of about {size_mb} MB written)",
+                    started.elapsed().as_secs()
+                );
+            }
+        }
+        vacuum.join().unwrap_or_else(|_| Err("the VACUUM thread panicked".into()))
+    });
+    match rewritten {
+        Ok(()) => {
+            // The rewrite went through the WAL: fold it back and give its space back at once.
+            if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
+                tracing::warn!("one-time upgrade: the WAL was not truncated: {e}");
+            }
+            let after_mb = std::fs::metadata(path).map(|m| m.len() / 1_000_000).unwrap_or(0);
+            tracing::info!(
+                "one-time upgrade done in {:.1} s: the database is {after_mb} MB and returns freed space from now on",
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Err(e) => tracing::warn!(
+            "one-time upgrade not done (tried again at the next start; it needs free disk about twice the database): {e}"
+        ),
+    }
+}
+
 fn open_reader(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     configure(&conn)?;
@@ -89,8 +157,11 @@ impl Db {
     /// Opens (creating if needed) the database and applies pending migrations.
     pub fn open(path: &Path) -> Result<Self, MigrationError> {
         let mut writer = Connection::open(path).map_err(MigrationError::Open)?;
+        // Before anything is written: a new file gets it at once, an existing one at its VACUUM.
+        incremental_auto_vacuum(&writer).map_err(MigrationError::Open)?;
         configure(&writer).map_err(MigrationError::Open)?;
         migrations::apply(&mut writer)?;
+        upgrade_to_incremental_vacuum(&mut writer, path);
         table_counts::keep_counted(&writer).map_err(MigrationError::Open)?;
         let app_id: u32 =
             writer.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(MigrationError::Open)?;
@@ -199,6 +270,32 @@ impl Db {
         }
         let conn = slot.as_ref().ok_or_else(|| ApiError::internal("no checkpoint connection"))?;
         Ok(conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| Ok((r.get(1)?, r.get(2)?)))?)
+    }
+
+    /// Hands pages in the file's free list (left by pruning) back to the file system:
+    /// `pages_per_step` pages per write, each its own short transaction, at most `max_steps`
+    /// steps. Returns the pages returned.
+    pub fn return_free_pages(&self, pages_per_step: u32, max_steps: usize) -> Result<i64, ApiError> {
+        let free = |c: &Connection| -> Result<i64, ApiError> {
+            Ok(c.pragma_query_value(None, "freelist_count", |r| r.get(0))?)
+        };
+        let before = self.read_blocking(free)?;
+        let mut left = before;
+        for _ in 0..max_steps {
+            if left == 0 {
+                break;
+            }
+            left = self.write_blocking(|tx| {
+                // The pragma frees one page per step of its statement: stepped to its end.
+                let mut vacuum = tx.prepare(&format!("PRAGMA incremental_vacuum({pages_per_step})"))?;
+                let mut steps = vacuum.query([])?;
+                while steps.next()?.is_some() {}
+                drop(steps);
+                drop(vacuum);
+                free(tx)
+            })?;
+        }
+        Ok(before - left)
     }
 
     /// Folds the WAL back into the main file (on shutdown).
@@ -325,6 +422,7 @@ pub fn database_path(data_dir: &Path) -> PathBuf {
 pub fn open_for_tests() -> (tempfile::TempDir, Connection) {
     let dir = tempfile::tempdir().unwrap();
     let mut conn = Connection::open(dir.path().join("test.db")).unwrap();
+    incremental_auto_vacuum(&conn).unwrap();
     migrations::apply(&mut conn).unwrap();
     table_counts::keep_counted(&conn).unwrap();
     (dir, conn)
@@ -333,6 +431,61 @@ pub fn open_for_tests() -> (tempfile::TempDir, Connection) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pages(db: &Db, pragma: &'static str) -> i64 {
+        db.read_blocking(|c| Ok(c.pragma_query_value(None, pragma, |r| r.get(0))?)).unwrap()
+    }
+
+    #[test]
+    fn a_new_database_hands_pruned_pages_back_in_steps() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("v.db")).unwrap();
+        assert_eq!(db.read_blocking(|c| Ok(auto_vacuum_mode(c)?)).unwrap(), 2, "incremental from the first table");
+        for i in 0..300 {
+            db.write_blocking(|tx| settings::set(tx, &format!("k{i}"), &"x".repeat(3000))).unwrap();
+        }
+        db.write_blocking(|tx| Ok(tx.execute("DELETE FROM settings WHERE key LIKE 'k%'", [])?)).unwrap();
+        let (size, free) = (pages(&db, "page_count"), pages(&db, "freelist_count"));
+        assert!(free >= 250, "the deleted rows' pages are free: {free}");
+        assert_eq!(db.return_free_pages(16, 2).unwrap(), 32, "two steps of 16 pages");
+        assert_eq!(pages(&db, "page_count"), size - 32);
+        assert_eq!(db.return_free_pages(64, 1000).unwrap(), free - 32, "the rest, then nothing to do");
+        assert_eq!((pages(&db, "freelist_count"), pages(&db, "page_count")), (0, size - free));
+        assert_eq!(db.return_free_pages(64, 1000).unwrap(), 0);
+        assert_eq!(db.read_blocking(|c| Ok(quick_check(c)?)).unwrap(), "ok");
+    }
+
+    #[test]
+    fn an_existing_database_is_rewritten_once_for_incremental_vacuum() {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/v17_0017_follows.db");
+        let dir = tempfile::tempdir().unwrap();
+        let path = database_path(dir.path());
+        std::fs::copy(fixture, &path).unwrap();
+        let count = |c: &Connection| -> (i64, i64) {
+            c.query_row("SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM players)", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap()
+        };
+        let (before, mode) = {
+            let c = Connection::open(&path).unwrap();
+            (count(&c), auto_vacuum_mode(&c).unwrap())
+        };
+        assert_eq!(mode, 0, "the fixture was written without auto_vacuum");
+        let db = Db::open(&path).unwrap();
+        db.read_blocking(|c| {
+            assert_eq!(auto_vacuum_mode(c)?, 2);
+            assert_eq!(count(c), before, "every row is still there");
+            assert_eq!(quick_check(c)?, "ok");
+            Ok(())
+        })
+        .unwrap();
+        drop(db);
+        let wal = std::fs::metadata(path.with_file_name("fanhub.db-wal")).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(wal, 0, "the rewrite's WAL was folded back and truncated");
+        assert!(!has_table(&Connection::open(&path).unwrap(), "badge_snapshots").unwrap(), "0019 dropped it");
+        drop(Db::open(&path).unwrap());
+    }
 
     #[test]
     fn commits_leave_checkpoints_to_the_background() {

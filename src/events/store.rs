@@ -52,6 +52,18 @@ pub fn list(conn: &Connection, since: i64, limit: u32, kind: Option<&str>) -> Re
     Ok(rows)
 }
 
+/// Deletes at most `batch` events created before `before_ms`. Events are written in time order,
+/// so the oldest `batch` ids are read (on the table's key) and those old enough go: nothing past
+/// them is looked at. Returns how many.
+pub fn prune(conn: &Connection, before_ms: i64, batch: usize) -> Result<usize, ApiError> {
+    Ok(conn
+        .prepare_cached(
+            "DELETE FROM events WHERE id IN
+               (SELECT id FROM (SELECT id, created_at FROM events ORDER BY id LIMIT ?2) WHERE created_at < ?1)",
+        )?
+        .execute(params![before_ms, batch as i64])?)
+}
+
 /// Records `site.upgraded` when this binary's version differs from the last one that ran here.
 pub fn note_version(conn: &Connection, version: &str) -> Result<(), ApiError> {
     let last: Option<String> = settings::get(conn, "last_version")?;
@@ -86,5 +98,26 @@ mod tests {
         assert_eq!(list(&conn, a, 10, None).unwrap()[0].id, b);
         assert_eq!(list(&conn, 0, 1, None).unwrap().len(), 1);
         assert_eq!(list(&conn, 0, 10, Some("banner.changed")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn the_oldest_events_go_in_batches_and_the_feed_goes_on_from_its_cursor() {
+        let (_dir, conn) = crate::db::open_for_tests();
+        let old = now_ms() - 10_000;
+        for i in 0..7 {
+            record(&conn, "member.joined", serde_json::json!({"members": i})).unwrap();
+        }
+        conn.execute("UPDATE events SET created_at = ?1 WHERE id <= 5", [old]).unwrap();
+        assert_eq!(prune(&conn, old + 1, 2).unwrap(), 2, "a batch is at most 2");
+        assert_eq!(prune(&conn, old + 1, 2).unwrap(), 2);
+        assert_eq!(prune(&conn, old + 1, 2).unwrap(), 1, "the batch found one old event and a new one");
+        assert_eq!(prune(&conn, old + 1, 2).unwrap(), 0);
+        let left: Vec<i64> = list(&conn, 0, 10, None).unwrap().iter().map(|e| e.id).collect();
+        assert_eq!(left, [6, 7]);
+        assert_eq!(list(&conn, 5, 10, None).unwrap().len(), 2, "a cursor into the pruned part reads on");
+        let plan: String = conn
+            .query_row("EXPLAIN QUERY PLAN SELECT id, created_at FROM events ORDER BY id LIMIT 2", [], |r| r.get(3))
+            .unwrap();
+        assert!(plan.starts_with("SCAN events") && !plan.contains("TEMP B-TREE"), "{plan}");
     }
 }

@@ -46,6 +46,7 @@ pub mod monitor;
 pub mod routes;
 pub mod settings;
 pub mod store;
+mod sweep;
 mod types;
 mod wire;
 
@@ -60,7 +61,12 @@ pub use crate::config::{
     ROBLOX_DEFAULT_OPEN_CLOUD_API as DEFAULT_OPEN_CLOUD_API, RobloxCookie,
 };
 
-/// The Roblox feature's background work: the badge monitor's polls.
-pub fn background(background: &mut crate::jobs::Background, roblox: Roblox) {
-    background.job("badge-monitor", |job| monitor::run(roblox, job));
+/// The Roblox feature's background work: the badge monitor's polls and the sweep of its tables.
+pub fn background(
+    background: &mut crate::jobs::Background,
+    roblox: Roblox,
+    retention: crate::db::retention::RetentionSettings,
+) {
+    background.job("badge-monitor", |job| monitor::run(roblox.clone(), job));
+    background.job("roblox-sweep", |job| sweep::run(roblox, retention, job));
 }

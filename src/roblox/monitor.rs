@@ -11,15 +11,16 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::classify::{Difficulty, Rarity};
-use super::store::{self, BadgeRow};
+use super::store::{self, BadgeRow, PolledDay};
 use super::{Priority, Roblox, budgets};
 use crate::db::{now_ms, rfc3339};
 use crate::http::cached::CachedJson;
 
 const DAY_MS: i64 = 86_400_000;
+/// Days of the monitor's chart, today included.
 const HISTORY_DAYS: i64 = 7;
-const SNAPSHOT_KEEP_DAYS: i64 = 35;
-const PRUNE_EVERY_MS: i64 = 3_600_000;
+/// Days the monitor holds in memory: the chart's and the one before, where the weekly average starts.
+const HELD_DAYS: i64 = HISTORY_DAYS + 1;
 
 /// `badges/v1/badges/{id}` as Roblox sends it.
 #[derive(Clone, Debug, Deserialize)]
@@ -54,12 +55,12 @@ pub struct BadgeStatistics {
 pub struct DailyStats {
     /// Awarded in the last 24 hours (Roblox's statistics).
     pub today: i64,
-    /// Awarded per day over the stored snapshots of the last 7 days (Roblox's 24-hour figure
-    /// until the history spans a day).
+    /// Awarded per day over about the last 7 days: from the last poll of the day 7 days ago (or
+    /// the oldest day stored) to the latest poll (Roblox's 24-hour figure until those span a day).
     pub week_average: i64,
 }
 
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(rename_all = "camelCase")]
 pub struct HistoryPoint {
@@ -136,13 +137,12 @@ struct Figures {
     /// The badges shown, in order: `[badges] tracked`, or the universe's badges.
     ids: Vec<u64>,
     rows: Vec<BadgeRow>,
-    /// Each badge's snapshots of the week (its weekly average).
-    history: HashMap<u64, Vec<(i64, i64, i64)>>,
-    /// Each badge's days of the week, from `badge_days` (its chart).
-    days: HashMap<u64, Vec<HistoryPoint>>,
+    /// Each badge's last [`HELD_DAYS`] days, as in `badge_days` (its chart and weekly average).
+    /// Read once at start; each poll then updates its day here as it writes it, so a poll reads
+    /// nothing back.
+    days: HashMap<u64, Vec<PolledDay>>,
     last_success_ms: Option<i64>,
     error: Option<String>,
-    last_prune_ms: i64,
 }
 
 pub struct Monitor {
@@ -157,11 +157,9 @@ impl Monitor {
             figures: Mutex::new(Figures {
                 ids: Vec::new(),
                 rows: Vec::new(),
-                history: HashMap::new(),
                 days: HashMap::new(),
                 last_success_ms: None,
                 error: None,
-                last_prune_ms: 0,
             }),
         }
     }
@@ -170,22 +168,23 @@ impl Monitor {
 /// At most this many pages of a universe's badges per poll.
 const MAX_UNIVERSE_PAGES: usize = 10;
 
-/// Builds the answer from rows, their snapshots and their days.
-#[allow(clippy::too_many_arguments)] // one answer of the figures held; a struct would only rename them
+/// Builds the answer from rows and their days.
 pub fn answer(
     tracked: &[u64],
     rows: &[BadgeRow],
-    history: &HashMap<u64, Vec<(i64, i64, i64)>>,
-    days: &HashMap<u64, Vec<HistoryPoint>>,
+    days: &HashMap<u64, Vec<PolledDay>>,
     last_success_ms: Option<i64>,
     error: Option<&str>,
     interval_secs: u64,
     now: i64,
 ) -> BadgeMonitorAnswer {
+    let chart_from = store::utc_day(now - (HISTORY_DAYS - 1) * DAY_MS);
+    let average_from = store::utc_day(now - HISTORY_DAYS * DAY_MS);
     let mut badges = Vec::new();
     for id in tracked {
         let Some(r) = rows.iter().find(|r| r.badge_id == *id) else { continue };
-        let snaps = history.get(id).map(Vec::as_slice).unwrap_or(&[]);
+        let held = days.get(id).map(Vec::as_slice).unwrap_or(&[]);
+        let week: Vec<&PolledDay> = held.iter().filter(|d| d.point.date >= average_from).collect();
         badges.push(MonitoredBadge {
             badge_id: r.badge_id,
             name: r.name.clone(),
@@ -196,8 +195,8 @@ pub fn answer(
             difficulty: Difficulty::of_win_rate(r.win_rate),
             win_rate_percentage: (r.win_rate * 10_000.0).round() / 100.0,
             awarded_count: r.awarded_count,
-            daily_stats: DailyStats { today: r.past_day, week_average: week_average(snaps, r.past_day) },
-            history: days.get(id).cloned().unwrap_or_default(),
+            daily_stats: DailyStats { today: r.past_day, week_average: week_average(&week, r.past_day) },
+            history: held.iter().filter(|d| d.point.date >= chart_from).map(|d| d.point.clone()).collect(),
             updated_at: rfc3339(r.updated_at),
         });
     }
@@ -225,15 +224,38 @@ pub fn answer(
     }
 }
 
-/// Per day: the total awarded over the window divided by its days; until the snapshots span a
-/// day, Roblox's own 24-hour figure.
-fn week_average(snaps: &[(i64, i64, i64)], past_day: i64) -> i64 {
-    match (snaps.first(), snaps.last()) {
-        (Some(first), Some(last)) if last.0 - first.0 >= DAY_MS => {
-            let days = (last.0 - first.0) as f64 / DAY_MS as f64;
-            ((last.1 - first.1).max(0) as f64 / days).round() as i64
+/// Per day: the total awarded between the first and the last of these days' polls divided by
+/// the days between them; until they span a day, Roblox's own 24-hour figure.
+fn week_average(days: &[&PolledDay], past_day: i64) -> i64 {
+    match (days.first(), days.last()) {
+        (Some(first), Some(last)) if last.taken_at - first.taken_at >= DAY_MS => {
+            let span = (last.taken_at - first.taken_at) as f64 / DAY_MS as f64;
+            ((last.point.awarded_count - first.point.awarded_count).max(0) as f64 / span).round() as i64
         }
         _ => past_day,
+    }
+}
+
+/// Puts a poll's figures into the held days as `record_day` put them into `badge_days` (the
+/// day's last poll wins) and drops the days the monitor no longer shows.
+fn hold_poll(days: &mut HashMap<u64, Vec<PolledDay>>, rows: &[BadgeRow], now: i64) {
+    let oldest = store::utc_day(now - HISTORY_DAYS * DAY_MS);
+    for r in rows {
+        let polled = PolledDay {
+            taken_at: r.updated_at,
+            point: HistoryPoint {
+                date: store::utc_day(r.updated_at),
+                awarded_count: r.awarded_count,
+                past_day: r.past_day,
+            },
+        };
+        let held = days.entry(r.badge_id).or_default();
+        match held.iter_mut().find(|d| d.point.date == polled.point.date) {
+            Some(day) if day.taken_at <= polled.taken_at => *day = polled,
+            Some(_) => {}
+            None => held.push(polled),
+        }
+        held.retain(|d| d.point.date >= oldest);
     }
 }
 
@@ -242,7 +264,6 @@ impl Roblox {
         let a = answer(
             &f.ids,
             &f.rows,
-            &f.history,
             &f.days,
             f.last_success_ms,
             f.error.as_deref(),
@@ -266,25 +287,23 @@ impl Roblox {
     pub fn load_stored_badges(&self) {
         let tracked = self.config.badges.tracked.clone();
         let universe = self.config.badges.universe.is_some();
-        let since = now_ms() - (HISTORY_DAYS + 1) * DAY_MS;
-        let week_start = store::utc_day(now_ms() - (HISTORY_DAYS - 1) * DAY_MS);
+        // A few rows per badge: its latest figures and its last HELD_DAYS days.
+        let since_day = store::utc_day(now_ms() - (HELD_DAYS - 1) * DAY_MS);
         let loaded = self.db.read_blocking(move |c| {
             let ids = if tracked.is_empty() && universe { store::all_badge_ids(c)? } else { tracked };
             let rows = store::badges(c, &ids)?;
-            let (mut history, mut days) = (HashMap::new(), HashMap::new());
+            let mut days = HashMap::new();
             for r in &rows {
-                history.insert(r.badge_id, store::snapshots(c, r.badge_id, since)?);
-                days.insert(r.badge_id, store::badge_days(c, r.badge_id, &week_start)?);
+                days.insert(r.badge_id, store::polled_days(c, r.badge_id, &since_day)?);
             }
-            Ok((ids, rows, history, days))
+            Ok((ids, rows, days))
         });
         let mut f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
         match loaded {
-            Ok((ids, rows, history, days)) => {
+            Ok((ids, rows, days)) => {
                 f.ids = ids;
                 f.last_success_ms = rows.iter().map(|r| r.updated_at).max();
                 f.rows = rows;
-                f.history = history;
                 f.days = days;
             }
             Err(e) => tracing::warn!("stored badge figures not read: {e}"),
@@ -306,48 +325,43 @@ impl Roblox {
                             f.rows.iter().find(|o| o.badge_id == r.badge_id).and_then(|o| o.image_url.clone());
                     }
                 }
-                let prune = {
-                    let f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
-                    now - f.last_prune_ms > PRUNE_EVERY_MS
-                };
+                // The write only writes (a row per badge in badge_info and badge_days); what the
+                // answer needs besides is held in memory, and a badge the monitor did not hold
+                // yet (new in the universe, or back in `tracked`) has its days read afterwards.
                 let to_save = rows.clone();
-                let awards_ttl = self.awards_ttl_ms();
-                let since = now - (HISTORY_DAYS + 1) * DAY_MS;
-                let week_start = store::utc_day(now - (HISTORY_DAYS - 1) * DAY_MS);
-                let ids: Vec<u64> = rows.iter().map(|r| r.badge_id).collect();
-                let saved = self
-                    .db
-                    .write(move |tx| {
-                        store::save_poll(tx, &to_save)?;
-                        if prune {
-                            store::prune(tx, now - awards_ttl.max(7 * DAY_MS), now - SNAPSHOT_KEEP_DAYS * DAY_MS)?;
-                            store::prune_badge_days(tx, &store::utc_day(now - store::BADGE_DAYS_KEPT * DAY_MS))?;
-                        }
-                        let (mut history, mut days) = (HashMap::new(), HashMap::new());
-                        for id in ids {
-                            history.insert(id, store::snapshots(tx, id, since)?);
-                            days.insert(id, store::badge_days(tx, id, &week_start)?);
-                        }
-                        Ok((history, days))
-                    })
-                    .await;
+                let saved = self.db.write(move |tx| store::save_poll(tx, &to_save)).await;
+                let unheld: Vec<u64> = {
+                    let f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
+                    rows.iter().map(|r| r.badge_id).filter(|id| !f.days.contains_key(id)).collect()
+                };
+                let since_day = store::utc_day(now - (HELD_DAYS - 1) * DAY_MS);
+                let read_back = match (&saved, unheld.is_empty()) {
+                    (Ok(()), false) => self
+                        .db
+                        .read(move |c| {
+                            unheld.iter().map(|id| Ok((*id, store::polled_days(c, *id, &since_day)?))).collect()
+                        })
+                        .await
+                        .unwrap_or_else(|e: crate::error::ApiError| {
+                            tracing::warn!("badge days not read: {e}");
+                            Vec::new()
+                        }),
+                    _ => Vec::new(),
+                };
                 let mut f = self.monitor.figures.lock().unwrap_or_else(|p| p.into_inner());
                 match saved {
-                    Ok((history, days)) => {
+                    Ok(()) => {
+                        f.days.extend(read_back);
+                        hold_poll(&mut f.days, &rows, now);
                         let n = rows.len();
                         f.ids = if self.config.badges.tracked.is_empty() {
                             rows.iter().map(|r| r.badge_id).collect()
                         } else {
                             self.config.badges.tracked.clone()
                         };
-                        f.history = history;
-                        f.days = days;
                         f.rows = rows;
                         f.last_success_ms = Some(now);
                         f.error = None;
-                        if prune {
-                            f.last_prune_ms = now;
-                        }
                         Ok(n)
                     }
                     Err(e) => {
@@ -513,17 +527,22 @@ mod tests {
         }
     }
 
+    fn day(date: &str, taken_at: i64, total: i64, past_day: i64) -> PolledDay {
+        PolledDay { taken_at, point: HistoryPoint { date: date.into(), awarded_count: total, past_day } }
+    }
+
     #[test]
     fn the_answer_computes_totals_averages_history_and_staleness() {
         let rows = vec![row(1, 1000, 0.5), row(2, 50, 0.004)];
-        let history =
-            HashMap::from([(1, vec![(8 * DAY_MS, 800, 90), (9 * DAY_MS, 900, 100), (10 * DAY_MS, 1000, 40)])]);
-        let point = |date: &str, total, past_day| HistoryPoint { date: date.into(), awarded_count: total, past_day };
         let days = HashMap::from([(
             1,
-            vec![point("1970-01-09", 800, 90), point("1970-01-10", 900, 100), point("1970-01-11", 1000, 40)],
+            vec![
+                day("1970-01-09", 8 * DAY_MS, 800, 90),
+                day("1970-01-10", 9 * DAY_MS, 900, 100),
+                day("1970-01-11", 10 * DAY_MS, 1000, 40),
+            ],
         )]);
-        let a = answer(&[1, 2, 3], &rows, &history, &days, Some(10 * DAY_MS), None, 60, 10 * DAY_MS + 1000);
+        let a = answer(&[1, 2, 3], &rows, &days, Some(10 * DAY_MS), None, 60, 10 * DAY_MS + 1000);
         assert_eq!((a.total_tracked, a.badges.len(), a.global_stats.total_awarded), (3, 2, 1050));
         assert_eq!(a.global_stats.most_popular.as_deref(), Some("B1"));
         assert_eq!(a.global_stats.rarest.as_deref(), Some("B2"));
@@ -539,10 +558,45 @@ mod tests {
         assert_eq!(a.badges[0].history.len(), 3);
         assert!(a.badges[1].history.is_empty(), "no days stored: no chart");
         assert!(!a.stale);
-        let later =
-            answer(&[1, 2], &rows, &history, &days, Some(10 * DAY_MS), Some("Roblox down"), 60, 10 * DAY_MS + 1000);
+        let later = answer(&[1, 2], &rows, &days, Some(10 * DAY_MS), Some("Roblox down"), 60, 10 * DAY_MS + 1000);
         assert!(later.stale && later.error.as_deref() == Some("Roblox down"));
-        let old = answer(&[1], &rows, &history, &days, Some(10 * DAY_MS), None, 60, 11 * DAY_MS);
+        let old = answer(&[1], &rows, &days, Some(10 * DAY_MS), None, 60, 11 * DAY_MS);
         assert!(old.stale, "figures a day old are stale");
+    }
+
+    #[test]
+    fn the_chart_shows_seven_days_and_the_average_starts_on_the_day_before() {
+        let now = 20 * DAY_MS + 3_600_000;
+        // Nine days, the last poll of each at noon, 100 awarded a day.
+        let held: Vec<PolledDay> =
+            (12..=20).map(|d| day(&store::utc_day(d * DAY_MS), d * DAY_MS + DAY_MS / 2, 100 * d, 100)).collect();
+        let rows = vec![BadgeRow { updated_at: now, ..row(1, 2000, 0.5) }];
+        let a = answer(&[1], &rows, &HashMap::from([(1, held)]), Some(now), None, 60, now);
+        let dates: Vec<&str> = a.badges[0].history.iter().map(|p| p.date.as_str()).collect();
+        assert_eq!(dates.len(), 7, "{dates:?}");
+        assert_eq!((dates[0], dates[6]), (store::utc_day(14 * DAY_MS).as_str(), store::utc_day(20 * DAY_MS).as_str()));
+        assert_eq!(a.badges[0].daily_stats.week_average, 100, "from day 13's last poll to day 20's");
+    }
+
+    #[test]
+    fn a_poll_replaces_its_day_appends_a_new_one_and_drops_days_out_of_the_week() {
+        let mut days = HashMap::from([(
+            1,
+            vec![
+                day(&store::utc_day(2 * DAY_MS), 2 * DAY_MS + 5, 10, 1),
+                day(&store::utc_day(9 * DAY_MS), 9 * DAY_MS + 5, 20, 2),
+            ],
+        )]);
+        let poll = |at: i64, count: i64| vec![BadgeRow { updated_at: at, ..row(1, count, 0.5) }];
+        hold_poll(&mut days, &poll(9 * DAY_MS + 50, 25), 9 * DAY_MS + 50);
+        assert_eq!(days[&1].len(), 2, "day 2 is 7 days before day 9: still held");
+        assert_eq!(days[&1][1].point.awarded_count, 25, "the day's last poll wins");
+        hold_poll(&mut days, &poll(9 * DAY_MS + 40, 24), 9 * DAY_MS + 50);
+        assert_eq!(days[&1][1].point.awarded_count, 25, "an earlier poll does not");
+        hold_poll(&mut days, &poll(10 * DAY_MS + 1, 30), 10 * DAY_MS + 1);
+        let held: Vec<i64> = days[&1].iter().map(|d| d.point.awarded_count).collect();
+        assert_eq!(held, [25, 30], "day 2 left the week; day 10 appended");
+        hold_poll(&mut days, &[BadgeRow { updated_at: 10 * DAY_MS + 2, ..row(2, 5, 0.5) }], 10 * DAY_MS + 2);
+        assert_eq!(days[&2].len(), 1, "a badge new to the monitor starts its days");
     }
 }

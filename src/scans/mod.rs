@@ -4,6 +4,7 @@
 //! `worker` runs the scans, `store` holds the SQL.
 
 pub mod admin;
+mod retention;
 pub mod routes;
 pub mod schedule;
 pub mod store;
@@ -393,10 +394,17 @@ impl ScanStatus {
     }
 }
 
-/// The scans' background work: the runner that works through queued and interrupted scans.
-pub fn background(background: &mut crate::jobs::Background, state: ScansState) {
+/// The scans' background work: the runner that works through queued and interrupted scans, the
+/// schedule, and the sweep of old scans and closed reports.
+pub fn background(
+    background: &mut crate::jobs::Background,
+    state: ScansState,
+    retention: crate::db::retention::RetentionSettings,
+) {
     let scheduling = state.clone();
+    let sweeping = state.clone();
     background.job("group-scans", |job| worker::run(state, job));
+    background.job("scan-sweep", |job| retention::run(sweeping, retention, job));
     if !scheduling.settings.schedule.is_empty() {
         background.job("scheduled-scans", |job| schedule::run(scheduling, job));
     }

@@ -94,6 +94,9 @@ pub struct SiteSettings {
     /// was used from (not served).
     #[serde(default, skip_serializing)]
     pub analytics: crate::keys::AnalyticsSettings,
+    /// `[retention]`: how long the tables that grow with use keep their rows (not served).
+    #[serde(default, skip_serializing)]
+    pub retention: crate::db::retention::RetentionSettings,
 }
 
 /// One product's channels. Only the title is public.
@@ -393,6 +396,7 @@ fn validate(site: &SiteSettings) -> Result<(), String> {
     site.follows.validate()?;
     site.link_cards.validate()?;
     site.analytics.validate()?;
+    site.retention.validate()?;
     validate_pages(&site.pages)
 }
 

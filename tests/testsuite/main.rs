@@ -27,6 +27,7 @@ mod llm;
 mod metrics;
 mod public_api;
 mod query_plans;
+mod retention;
 mod roblox;
 mod roblox_open_cloud;
 mod scans;

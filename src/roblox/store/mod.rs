@@ -4,7 +4,9 @@
 mod badge_days;
 mod budget_ledger;
 mod player_events;
-pub use badge_days::{BADGE_DAYS_KEPT, badge_days, first_badge_day, prune_badge_days, record_day, utc_day};
+pub use badge_days::{
+    BADGE_DAYS_KEPT, PolledDay, badge_days, first_badge_day, polled_days, prune_badge_days, record_day, utc_day,
+};
 pub use budget_ledger::{SavedWindow, reserve as reserve_budget, windows_since as budget_windows_since};
 pub use player_events::{
     EVENT_KINDS, OwnedBadge, PlayerEvent, event, events_after, newest_event_id, player_events, record_player,
@@ -56,11 +58,15 @@ pub fn put_cache(tx: &Transaction, rows: &[CacheRow]) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Drops cached answers fetched before `before_ms`, and badge snapshots taken before `snapshots_before_ms`.
-pub fn prune(tx: &Transaction, before_ms: i64, snapshots_before_ms: i64) -> Result<usize, ApiError> {
-    let cache = tx.execute("DELETE FROM roblox_cache WHERE fetched_at < ?1", [before_ms])?;
-    let snaps = tx.execute("DELETE FROM badge_snapshots WHERE taken_at < ?1", [snapshots_before_ms])?;
-    Ok(cache + snaps)
+/// Drops at most `batch` of the cached answers fetched before `before_ms`, oldest first (on
+/// `roblox_cache_age`).
+pub fn prune_cache(tx: &Transaction, before_ms: i64, batch: usize) -> Result<usize, ApiError> {
+    Ok(tx
+        .prepare_cached(
+            "DELETE FROM roblox_cache WHERE (kind, key) IN
+                (SELECT kind, key FROM roblox_cache WHERE fetched_at < ?1 ORDER BY fetched_at LIMIT ?2)",
+        )?
+        .execute(params![before_ms, batch as i64])?)
 }
 
 pub fn clear_cache(tx: &Transaction) -> Result<usize, ApiError> {
@@ -419,7 +425,8 @@ pub struct BadgeRow {
     pub updated_at: i64,
 }
 
-/// Saves one poll: the latest figures, a snapshot per badge and its day's figures.
+/// Saves one poll: the latest figures and the day's figures of each badge (two rows written by
+/// key, nothing read back: the writer is held for a few milliseconds whatever the history).
 pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> {
     let mut info = tx.prepare_cached(
         "INSERT INTO badge_info (badge_id, name, description, image_url, win_rate, awarded_count, past_day, updated_at,
@@ -429,11 +436,6 @@ pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> 
             image_url = COALESCE(excluded.image_url, badge_info.image_url),
             image_fallbacks = COALESCE(excluded.image_fallbacks, badge_info.image_fallbacks), win_rate = excluded.win_rate,
             awarded_count = excluded.awarded_count, past_day = excluded.past_day, updated_at = excluded.updated_at",
-    )?;
-    let mut snap = tx.prepare_cached(
-        // An upsert, not INSERT OR REPLACE: the replaced row would fire no delete trigger (db::table_counts).
-        "INSERT INTO badge_snapshots (badge_id, taken_at, awarded_count, past_day) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (badge_id, taken_at) DO UPDATE SET awarded_count = excluded.awarded_count, past_day = excluded.past_day",
     )?;
     for b in badges {
         info.execute(params![
@@ -447,7 +449,6 @@ pub fn save_poll(tx: &Transaction, badges: &[BadgeRow]) -> Result<(), ApiError> 
             b.updated_at,
             (!b.image_fallbacks.is_empty()).then(|| serde_json::to_string(&b.image_fallbacks).unwrap_or_default()),
         ])?;
-        snap.execute(params![b.badge_id as i64, b.updated_at, b.awarded_count, b.past_day])?;
         record_day(tx, b.badge_id, b.updated_at, b.awarded_count, b.past_day)?;
     }
     Ok(())
@@ -490,15 +491,6 @@ pub fn badges(conn: &Connection, ids: &[u64]) -> Result<Vec<BadgeRow>, ApiError>
         }
     }
     Ok(out)
-}
-
-/// `(taken_at, awarded_count, past_day)` of `badge_id` since `since_ms`, oldest first.
-pub fn snapshots(conn: &Connection, badge_id: u64, since_ms: i64) -> Result<Vec<(i64, i64, i64)>, ApiError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT taken_at, awarded_count, past_day FROM badge_snapshots WHERE badge_id = ?1 AND taken_at >= ?2 ORDER BY taken_at",
-    )?;
-    let rows = stmt.query_map(params![badge_id as i64, since_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 #[cfg(test)]
@@ -581,7 +573,23 @@ mod tests {
         assert_eq!(elc_badges_found(&tx).unwrap(), 5);
         put_cache(&tx, &[CacheRow { kind: "profile", key: "1".into(), body: "{}".into(), fetched_at: 5 }]).unwrap();
         assert_eq!(cache_rows(&tx, "1", &["profile", "thumb"]).unwrap(), vec![("profile".into(), "{}".into(), 5)]);
-        assert_eq!(prune(&tx, 6, 0).unwrap(), 1);
+        assert_eq!(prune_cache(&tx, 6, 10).unwrap(), 1);
+        for key in 0..5 {
+            put_cache(&tx, &[CacheRow { kind: "thumb", key: key.to_string(), body: "{}".into(), fetched_at: key }])
+                .unwrap();
+        }
+        assert_eq!(prune_cache(&tx, 4, 3).unwrap(), 3, "a batch is at most 3, the oldest first");
+        assert_eq!(cache_rows(&tx, "2", &["thumb"]).unwrap(), vec![], "fetched at 2: gone");
+        assert_eq!(prune_cache(&tx, 4, 3).unwrap(), 1, "fetched at 3, the last before 4");
+        assert_eq!(cache_rows(&tx, "4", &["thumb"]).unwrap().len(), 1);
+        let plan: String = tx
+            .query_row(
+                "EXPLAIN QUERY PLAN SELECT kind, key FROM roblox_cache WHERE fetched_at < 4 ORDER BY fetched_at LIMIT 3",
+                [],
+                |r| r.get(3),
+            )
+            .unwrap();
+        assert!(plan.contains("roblox_cache_age"), "{plan}");
         tx.commit().unwrap();
     }
 
@@ -604,6 +612,75 @@ mod tests {
             )
             .unwrap();
         assert!(plan.contains("players_username"), "{plan}");
+    }
+
+    /// Pages the connection's page cache handed out (hits and misses) since the last call.
+    fn pages_touched(conn: &Connection) -> i64 {
+        let (mut hit, mut miss, mut high) = (0, 0, 0);
+        // SAFETY: the handle is the live connection's; sqlite3_db_status only reads its counters.
+        unsafe {
+            let db = conn.handle();
+            rusqlite::ffi::sqlite3_db_status(db, rusqlite::ffi::SQLITE_DBSTATUS_CACHE_HIT, &mut hit, &mut high, 1);
+            rusqlite::ffi::sqlite3_db_status(db, rusqlite::ffi::SQLITE_DBSTATUS_CACHE_MISS, &mut miss, &mut high, 1);
+        }
+        i64::from(hit) + i64::from(miss)
+    }
+
+    #[test]
+    fn a_poll_writes_by_key_and_reads_no_history_however_long() {
+        const BADGES: i64 = 50;
+        const DAY: i64 = 86_400_000;
+        let (_dir, mut conn) = crate::db::open_for_tests();
+        let history = |conn: &Connection, days: i64| {
+            conn.execute(
+                "WITH RECURSIVE d(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM d WHERE n < ?2),
+                      b(id) AS (SELECT 1 UNION ALL SELECT id + 1 FROM b WHERE id < ?1)
+                 INSERT OR IGNORE INTO badge_days (badge_id, day, awarded, total, taken_at)
+                 SELECT id, strftime('%Y-%m-%d', (1000 - n) * 86400, 'unixepoch'), 5, n, (1000 - n) * ?3 FROM b, d",
+                params![BADGES, days, DAY],
+            )
+            .unwrap();
+        };
+        let poll = |conn: &mut Connection, at: i64| {
+            let rows: Vec<BadgeRow> = (1..=BADGES as u64)
+                .map(|id| BadgeRow {
+                    badge_id: id,
+                    name: format!("B{id}"),
+                    description: String::new(),
+                    image_url: None,
+                    image_fallbacks: Vec::new(),
+                    win_rate: 0.1,
+                    awarded_count: at,
+                    past_day: 3,
+                    updated_at: at,
+                })
+                .collect();
+            let tx = conn.transaction().unwrap();
+            pages_touched(&tx);
+            save_poll(&tx, &rows).unwrap();
+            let touched = pages_touched(&tx);
+            tx.commit().unwrap();
+            touched
+        };
+        let scan = |conn: &Connection| {
+            pages_touched(conn);
+            conn.query_row("SELECT MAX(total) FROM badge_days WHERE awarded >= 0", [], |r| r.get::<_, i64>(0)).unwrap();
+            pages_touched(conn)
+        };
+        history(&conn, 10);
+        poll(&mut conn, 1000 * DAY);
+        let (short_poll, short_scan) = (poll(&mut conn, 1000 * DAY + 60_000), scan(&conn));
+        history(&conn, 1000);
+        poll(&mut conn, 1000 * DAY + 120_000);
+        let (long_poll, long_scan) = (poll(&mut conn, 1000 * DAY + 180_000), scan(&conn));
+        eprintln!("pages a poll of {BADGES} badges touched: {short_poll} (10 days kept), {long_poll} (1000 days)");
+        eprintln!("pages a scan of badge_days touched: {short_scan} (10 days), {long_scan} (1000 days)");
+        assert!(long_scan - short_scan > 3 * BADGES, "the measure sees a read that grows with the history");
+        assert!(
+            long_poll - short_poll <= 3 * BADGES,
+            "a poll's write grew with the history kept: {short_poll} -> {long_poll} pages"
+        );
+        assert!(long_poll <= 12 * BADGES, "a poll's write touched {long_poll} pages for {BADGES} badges");
     }
 
     #[test]
@@ -629,7 +706,9 @@ mod tests {
             vec![b(2000, 15)],
             "a poll that did not ask keeps the stored fallbacks"
         );
-        assert_eq!(snapshots(&tx, 7, 1500).unwrap(), vec![(2000, 15, 3)]);
+        let days = polled_days(&tx, 7, "1970-01-01").unwrap();
+        assert_eq!(days.len(), 1, "one day, its last poll");
+        assert_eq!((days[0].taken_at, days[0].point.awarded_count, days[0].point.past_day), (2000, 15, 3));
         tx.commit().unwrap();
     }
 }

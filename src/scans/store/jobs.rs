@@ -255,6 +255,46 @@ pub fn requeue(tx: &Transaction, id: i64, now: i64) -> Result<Option<ScanRow>, A
     scan(tx, id)
 }
 
+/// Finished scans past the newest `keep` of their group, oldest first (at most `limit`): what
+/// the retention sweep removes with their members. Kept whatever their age: every live scan, the
+/// group's newest completed scan (the next scan is compared with it), and, while the site's
+/// webhook announces scheduled scans (`announcing`), every scan of a group whose finished
+/// scheduled scan waits to be announced (the announcement compares it with the scan before).
+pub fn prunable_scans(conn: &Connection, keep: u32, announcing: bool, limit: u32) -> Result<Vec<i64>, ApiError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.id FROM scans s
+         WHERE s.state IN ('completed', 'failed', 'cancelled')
+           AND (SELECT COUNT(*) FROM scans n WHERE n.group_id = s.group_id AND n.id > s.id) >= ?1
+           AND s.id IS NOT (SELECT MAX(c.id) FROM scans c WHERE c.group_id = s.group_id AND c.state = 'completed')
+           AND NOT (?2 AND EXISTS (SELECT 1 FROM scans u WHERE u.group_id = s.group_id AND u.scheduled = 1
+                AND u.announced_at IS NULL AND u.id > s.id))
+         ORDER BY s.id LIMIT ?3",
+    )?;
+    let ids = stmt.query_map(params![keep, announcing, limit], |r| r.get(0))?;
+    Ok(ids.collect::<Result<_, _>>()?)
+}
+
+/// Deletes at most `batch` members of a scan (on the table's key). Returns how many.
+pub fn prune_scan_members(tx: &Transaction, scan_id: i64, batch: usize) -> Result<usize, ApiError> {
+    Ok(tx
+        .prepare_cached(
+            "DELETE FROM scan_members WHERE scan_id = ?1
+               AND user_id IN (SELECT user_id FROM scan_members WHERE scan_id = ?1 LIMIT ?2)",
+        )?
+        .execute(params![scan_id, batch as i64])?)
+}
+
+/// Deletes a finished scan whose members are gone (after [`prune_scan_members`]). Returns
+/// whether it did.
+pub fn delete_emptied_scan(tx: &Transaction, scan_id: i64) -> Result<bool, ApiError> {
+    let n = tx.execute(
+        "DELETE FROM scans WHERE id = ?1 AND state IN ('completed', 'failed', 'cancelled')
+           AND NOT EXISTS (SELECT 1 FROM scan_members WHERE scan_id = ?1)",
+        [scan_id],
+    )?;
+    Ok(n == 1)
+}
+
 /// The admin dashboard's figures: running scans, all scans, and processed/total over live scans.
 pub fn dashboard(conn: &Connection) -> Result<(u64, u64, u64, u64), ApiError> {
     Ok(conn.query_row(

@@ -161,3 +161,14 @@ pub fn open_reports(conn: &Connection) -> Result<u64, ApiError> {
         r.get::<_, i64>(0)
     })? as u64)
 }
+
+/// Deletes at most `batch` reports resolved or dismissed before `closed_before` (on
+/// `abuse_reports_closed`), oldest first. Returns how many.
+pub fn prune_closed_reports(tx: &Transaction, closed_before: i64, batch: usize) -> Result<usize, ApiError> {
+    Ok(tx
+        .prepare_cached(
+            "DELETE FROM abuse_reports WHERE id IN (SELECT id FROM abuse_reports
+               WHERE resolved_at IS NOT NULL AND resolved_at < ?1 ORDER BY resolved_at LIMIT ?2)",
+        )?
+        .execute(params![closed_before, batch as i64])?)
+}

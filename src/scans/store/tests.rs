@@ -537,3 +537,89 @@ fn reports_are_paged_by_key_newest_first_with_none_skipped_or_repeated_while_new
         assert!(plan.starts_with("SEARCH abuse_reports"), "{plan}");
     }
 }
+
+/// A finished scan of `group` with these members; returns its id.
+fn finished_scan(tx: &rusqlite::Transaction, group: u64, state: &str, members: &[u64], at: i64) -> i64 {
+    let (s, _) = queue_scan(tx, group, "G", members.len() as u64, "me", None, at).unwrap();
+    mark_running(tx, s.id, at).unwrap();
+    let page: Vec<MemberOutcome> = members.iter().map(|id| outcome(*id, "veteran")).collect();
+    record_page(tx, s.id, group, &page, None, at).unwrap();
+    assert!(finish(tx, s.id, state, None, at).unwrap());
+    s.id
+}
+
+fn members_of(tx: &rusqlite::Transaction, scan: i64) -> i64 {
+    tx.query_row("SELECT COUNT(*) FROM scan_members WHERE scan_id = ?1", [scan], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn a_group_keeps_its_newest_scans_its_last_completed_one_and_an_unannounced_one() {
+    let (_dir, mut conn) = crate::db::open_for_tests();
+    let tx = conn.transaction().unwrap();
+    // Group 1: four completed scans, then two failed ones: with 2 kept, the two failed ones and
+    // the newest completed one stay.
+    let g1: Vec<i64> = (0..4).map(|i| finished_scan(&tx, 1, "completed", &[1, 2, 3], i)).collect();
+    let failed: Vec<i64> = (4..6).map(|i| finished_scan(&tx, 1, "failed", &[1], i)).collect();
+    // Group 2: three completed scans, the newest a scheduled one not announced yet.
+    let g2: Vec<i64> = (0..3).map(|i| finished_scan(&tx, 2, "completed", &[5, 6], 10 + i)).collect();
+    mark_scheduled(&tx, g2[2]).unwrap();
+    // Group 3: a live scan and one finished one.
+    let g3 = finished_scan(&tx, 3, "completed", &[7], 20);
+    let (live, _) = queue_scan(&tx, 3, "G", 1, "me", None, 21).unwrap();
+
+    assert_eq!(prunable_scans(&tx, 2, true, 100).unwrap(), [g1[0], g1[1], g1[2]], "the webhook waits for group 2");
+    assert_eq!(prunable_scans(&tx, 2, false, 100).unwrap(), [g1[0], g1[1], g1[2], g2[0]], "no webhook: nothing waits");
+    assert_eq!(prunable_scans(&tx, 2, false, 2).unwrap(), [g1[0], g1[1]], "at most a limit, the oldest first");
+    assert!(!prunable_scans(&tx, 2, false, 100).unwrap().contains(&g3), "{g3} is the newest completed of group 3");
+    assert!(!prunable_scans(&tx, 1, false, 100).unwrap().contains(&live.id), "a live scan stays");
+
+    // The members go in batches, then the emptied scan; a scan with members left is not deleted.
+    let id = g1[0];
+    assert!(!delete_emptied_scan(&tx, id).unwrap(), "members left: the scan stays");
+    assert_eq!(prune_scan_members(&tx, id, 2).unwrap(), 2, "at most a batch");
+    assert_eq!(prune_scan_members(&tx, id, 2).unwrap(), 1);
+    assert_eq!(prune_scan_members(&tx, id, 2).unwrap(), 0);
+    assert!(delete_emptied_scan(&tx, id).unwrap());
+    assert_eq!(scan(&tx, id).unwrap(), None);
+    assert!(!delete_emptied_scan(&tx, live.id).unwrap(), "a live scan is never deleted");
+    assert_eq!((members_of(&tx, g1[1]), members_of(&tx, g1[3]), members_of(&tx, failed[1])), (3, 3, 1));
+
+    // What the announcement compares still answers: group 2's newest scan against the one before.
+    let newest = scan(&tx, g2[2]).unwrap().unwrap();
+    assert!(new_members(&tx, &newest).unwrap().compared);
+    let plan: String = tx
+        .query_row("EXPLAIN QUERY PLAN SELECT user_id FROM scan_members WHERE scan_id = 1 LIMIT 2", [], |r| r.get(3))
+        .unwrap();
+    assert!(plan.contains("PRIMARY KEY (scan_id=?)"), "{plan}");
+}
+
+#[test]
+fn closed_reports_go_after_their_window_open_ones_stay() {
+    let (_dir, mut conn) = crate::db::open_for_tests();
+    let tx = conn.transaction().unwrap();
+    let new_report = NewReport {
+        reporter_username: "a",
+        target_username: "t",
+        reason: "cheating",
+        description: "d",
+        priority: "low",
+        key_id: None,
+    };
+    let ids: Vec<i64> = (0..4).map(|n| add_report(&tx, &new_report, n).unwrap()).collect();
+    set_report_state(&tx, ids[0], "resolved", None, 100).unwrap();
+    set_report_state(&tx, ids[1], "dismissed", None, 110).unwrap();
+    set_report_state(&tx, ids[2], "resolved", None, 500).unwrap();
+    assert_eq!(prune_closed_reports(&tx, 200, 1).unwrap(), 1, "at most a batch");
+    assert_eq!(prune_closed_reports(&tx, 200, 1).unwrap(), 1);
+    assert_eq!(prune_closed_reports(&tx, 200, 1).unwrap(), 0, "closed at 500: within the window");
+    assert!(report(&tx, ids[0]).unwrap().is_none() && report(&tx, ids[1]).unwrap().is_none());
+    assert!(report(&tx, ids[2]).unwrap().is_some() && report(&tx, ids[3]).unwrap().is_some(), "open reports stay");
+    let plan: String = tx
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT id FROM abuse_reports WHERE resolved_at IS NOT NULL AND resolved_at < 5 ORDER BY resolved_at LIMIT 1",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("abuse_reports_closed"), "{plan}");
+}
