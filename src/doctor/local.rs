@@ -298,7 +298,8 @@ fn check_database(path: &Path, full: bool) -> Vec<Check> {
         .flatten()
         .filter(|c| crate::db::now_ms() - c.checked_at < 2 * crate::db::integrity::CHECK_EVERY_MS);
     let read: rusqlite::Result<Result<String, String>> = match (full, recorded) {
-        (true, _) => crate::db::quick_check(&conn).map(|first| if first == "ok" { Ok("quick_check ok".into()) } else { Err(first) }),
+        (true, _) => crate::db::quick_check(&conn)
+            .map(|first| if first == "ok" { Ok("quick_check ok".into()) } else { Err(first) }),
         (false, Some(check)) if check.result == "ok" => {
             Ok(Ok(format!("quick_check ok (the server's daily check: {})", check.describe())))
         }

@@ -348,7 +348,9 @@ fn fixtures_upgrade_with_their_rows() {
         // Every row the script inserted, with its values.
         let rows = sidecar["rows"].as_object().unwrap();
         assert!(rows.contains_key("users"), "{shown}: the fixture has no rows");
-        for (table, rows) in rows.iter().filter(|(t, _)| !ROLLED_UP.contains(&t.as_str()) && !DROPPED.contains(&t.as_str())) {
+        for (table, rows) in
+            rows.iter().filter(|(t, _)| !ROLLED_UP.contains(&t.as_str()) && !DROPPED.contains(&t.as_str()))
+        {
             for row in rows.as_array().unwrap() {
                 let row = row.as_object().unwrap();
                 let kept: Vec<(&String, &serde_json::Value)> =
