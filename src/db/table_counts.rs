@@ -24,7 +24,10 @@ fn literal(name: &str) -> String {
 
 /// Counts every table that is not counted yet and gives it its triggers; forgets tables gone.
 pub fn keep_counted(conn: &Connection) -> rusqlite::Result<()> {
-    let tx = conn.unchecked_transaction()?;
+    // IMMEDIATE: it reads the schema and then writes; a deferred transaction would fail at once
+    // (SQLITE_BUSY, no wait) if another process (`fanhub admin-key` beside a running server)
+    // wrote in between.
+    let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
     let tables: Vec<String> = tx
         .prepare(
             "SELECT t.name FROM sqlite_schema t WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite_%'

@@ -126,7 +126,9 @@ fn temp_data_dir_is_deleted_on_exit() {
 #[cfg(target_os = "linux")]
 #[test]
 fn an_idle_temp_server_keeps_little_anonymous_memory() {
-    const BOUND_KIB: u64 = 5 * 1024;
+    // 5 MiB until the year-of-use work added seven background jobs (sweeps, roll-ups, the daily
+    // integrity check): 5,256 KiB measured then.
+    const BOUND_KIB: u64 = 6 * 1024;
     let mut child = std::process::Command::new(BIN)
         .args(["serve", "--temp", "--addr", "127.0.0.1:0"])
         .env("RUST_LOG", "warn")

@@ -34,7 +34,7 @@ async fn fan(s: &Server, name: &str) -> reqwest::Client {
         .send()
         .await
         .unwrap();
-    assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+    assert_eq!(res.status(), StatusCode::CREATED, "{}\n{}", res.text().await.unwrap(), s.stderr());
     let res = b
         .post(s.url("/api/auth/login"))
         .json(&json!({"username": name, "password": "fan password 22"}))
@@ -414,7 +414,9 @@ async fn players_followed_by_many_fans_are_checked_once_each_and_show_in_system_
 async fn saving_a_webhook_sends_one_test_message_per_pause_however_often_it_is_tried() {
     let roblox = FakeRoblox::start();
     let discord = FakeDiscord::start().await;
-    let server = site(&roblox, &discord, &[]).start();
+    // The setup owns the data dir: it lives as long as the server.
+    let setup = site(&roblox, &discord, &[]);
+    let server = setup.start();
     let b = fan(&server, "watcher_9").await;
     discord.inner.lock().unwrap().webhook_answers.extend([404; 40]);
     let mut statuses = Vec::new();
@@ -436,6 +438,11 @@ async fn saving_a_webhook_sends_one_test_message_per_pause_however_often_it_is_t
     }
     let statuses: Vec<StatusCode> = tries.join_all().await;
     assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}\n{}", server.stderr());
-    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count(), 9, "{statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count(),
+        9,
+        "{statuses:?}\n{}",
+        server.stderr()
+    );
     assert_eq!(titles(&discord).len(), 1, "one test message for ten tries at once");
 }

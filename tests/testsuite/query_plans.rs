@@ -39,6 +39,8 @@ const BOUNDED: &[(&str, &str)] = &[
     ("totp_factors", "staff accounts"),
     ("page_views", "one row a day: 3,650 in ten years"),
     ("schema_migrations", "one per migration"),
+    ("table_counts", "one row per table of the schema"),
+    ("player_elc_total", "one row"),
 ];
 
 /// Full scans allowed for good, matched by a piece of the statement's text, with the reason.
@@ -48,43 +50,40 @@ const EXCEPTIONS: &[(&str, &str)] = &[
         "once at start: every live key is loaded into the in-memory lookup (one row a key)",
     ),
     ("VACUUM INTO", "the backup copies the whole file by design"),
+    (
+        "FROM events ORDER BY id LIMIT ?2",
+        "the hourly prune of old events: the oldest rows in id order, at most one batch (LIMIT)",
+    ),
+    (
+        "SELECT COUNT(*) FROM abuse_reports",
+        "the reports list's total: closed reports are pruned ([retention] resolved_reports_days), read from the state index",
+    ),
+    (
+        "SELECT MAX(t.id) AS id FROM scans t GROUP BY t.group_id",
+        "the newest scan of each group: scans are bounded per group ([retention] scans_per_group), read from an index",
+    ),
 ];
 
 /// Today's full scans of growing tables (issue 37 removes them), matched by a piece of the
 /// statement's text. TEMPORARY: the coordinator empties this list once the fixes are merged; a
 /// statement here that no longer scans is reported as stale.
 const KNOWN_VIOLATIONS_TO_FIX: &[&str] = &[
-    // The poller's pruning (badge_snapshots has no index on taken_at, badge_days none on day).
-    "DELETE FROM badge_days WHERE day < ?1",
-    "DELETE FROM badge_snapshots WHERE taken_at < ?1",
     // The sessions sweep (no index on expires_at).
     "DELETE FROM sessions WHERE expires_at <= ?1",
-    // Start: the rate limits' windows read from api_key_hourly (no index on hour).
-    "SELECT key_id, hour, requests FROM api_key_hourly WHERE hour >= ?1",
     // The Database panel: a count over every table.
     "SELECT COUNT(*) FROM \"",
     // Admin dashboard and public figures counted over whole tables.
     "SELECT (SELECT COUNT(DISTINCT player_id) FROM follows)",
-    "SELECT COALESCE(SUM(elc_count), 0) FROM players",
     "SELECT COALESCE(SUM(state IN ('queued', 'running')), 0), COUNT(*)",
     "SELECT COUNT(*) FROM users",
     "SELECT COUNT(*) FROM scans",
     "SELECT COUNT(DISTINCT group_id) FROM scans",
     "SELECT COUNT(*) FROM login_logs",
-    "SELECT COUNT(*) FROM abuse_reports WHERE ?1 IS NULL OR state = ?1",
     "SELECT COUNT(*), AVG(rating) FROM command_ratings",
     "SELECT command_id, AVG(rating), COUNT(*) FROM command_ratings GROUP BY command_id",
     "SELECT item_id, COUNT(*) FROM favorites WHERE item_type = 'command' GROUP BY item_id",
     // Admin lists: unpaged (users, advertisements) or paged by offset.
-    "SELECT id, username, email, roblox_id, role, is_active, created_at, last_login FROM users ORDER BY id",
-    "FROM advertisements a WHERE (?2 IS NULL AND a.status != 'rejected') OR a.status = ?2 ORDER BY a.id DESC",
-    "FROM login_logs ORDER BY created_at DESC, id DESC LIMIT ?1 OFFSET ?2",
-    "FROM abuse_reports WHERE ?1 IS NULL OR state = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
     "FROM scans ORDER BY id DESC LIMIT ?1 OFFSET ?2",
-    // Every group's leaderboard counted per request.
-    "SELECT s.group_id, s.group_name, (SELECT COUNT(*) FROM group_members m WHERE m.group_id = s.group_id)",
-    // Player search: LIKE over every player.
-    "FROM players p WHERE p.username LIKE ?1 ESCAPE",
     // Leaderboard pages by offset.
     "FROM players p WHERE ?3 IS NULL ORDER BY",
     // Staff second factors listed by a grouped scan of passkeys.
@@ -145,9 +144,7 @@ async fn per_request_and_per_poll_queries_never_scan_a_growing_table() {
         violations.push(format!("{flat}\n    {}", scans.join("; ")));
     }
     let stale: Vec<_> = KNOWN_VIOLATIONS_TO_FIX.iter().filter(|p| !allowed.contains(*p)).collect();
-    if !stale.is_empty() {
-        eprintln!("KNOWN_VIOLATIONS_TO_FIX entries that no longer scan (remove them): {stale:#?}");
-    }
+    assert!(stale.is_empty(), "KNOWN_VIOLATIONS_TO_FIX entries that no longer scan (remove them): {stale:#?}");
     assert!(
         violations.is_empty(),
         "{} statements scan a growing table (add an index, bound the read, or name the exception):\n{}",
