@@ -357,7 +357,7 @@ pub mod tests {
         stuffed.extend_from_slice(b"<html><script>alert(1)</script>PK\x03\x04");
         let mut body = b"WEBP".to_vec();
         push_chunk(&mut body, b"VP8X", &[0x08, 0, 0, 0, 43, 1, 0, 99, 0, 0]);
-        push_chunk(&mut body, kind.try_into().unwrap(), &stuffed);
+        push_chunk(&mut body, kind, &stuffed);
         push_chunk(&mut body, b"EXIF", b"Exif\0\0GPSLatitude 48.8584");
         let mut tagged = b"RIFF".to_vec();
         tagged.extend_from_slice(&(body.len() as u32).to_le_bytes());
