@@ -288,6 +288,8 @@ fn complete_operation(path: &str, method: &str, op: &mut Value) {
     // Every request: one address holds at most --max-connections-per-address connections (through a
     // trusted proxy, requests) at once (`http::connections`).
     add("429", "Too many connections or requests at once from one address");
+    // Every request: the path and query together are bounded (`http::middleware`).
+    add("414", "The address (path and query) is too long");
     if has_body {
         add(
             "408",
