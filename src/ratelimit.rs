@@ -453,20 +453,12 @@ impl LoginThrottle {
         Ok(NameAttempt { throttle: self.clone(), key, settled: false })
     }
 
-    /// Counts a failure of a guess that took no place with [`LoginThrottle::begin`].
+    /// Counts a failure of a guess that took no place with [`LoginThrottle::begin`] (nothing while
+    /// the name is held back: such a guess would have been refused).
     pub fn failed(self: &Arc<Self>, username: &str) {
-        let key = UsernameKey::of(username);
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if !map.contains_key(&key)
-            && map.len() >= MAX_TRACKED_USERNAMES
-            && let Some(oldest) =
-                map.iter().filter(|(_, f)| f.pending == 0).min_by_key(|(_, f)| f.last).map(|(k, _)| *k)
-        {
-            map.remove(&oldest);
+        if let Ok(attempt) = self.begin(username) {
+            attempt.failed();
         }
-        let entry = map.entry(key).or_insert(Failures { count: 0, pending: 0, last: Instant::now() });
-        entry.count += 1;
-        entry.last = Instant::now();
     }
 
     pub fn succeeded(&self, username: &str) {
