@@ -286,7 +286,9 @@ async fn a_webhook_discord_keeps_refusing_is_marked_broken_and_left_alone() {
     let res =
         b.put(server.url("/api/account/alerts")).json(&json!({"url": webhook_url(), "kinds": ["name"]})).send().await;
     assert_eq!(res.unwrap().status(), StatusCode::TOO_MANY_REQUESTS, "a try right after a refused one waits");
-    tokio::time::sleep(Duration::from_secs(10)).await;
+    // The pause, and a second more: the server closes a keep-alive connection idle for the read
+    // timeout (10 s), and a request sent on it at that instant would fail in the client.
+    tokio::time::sleep(Duration::from_secs(11)).await;
     let res =
         b.put(server.url("/api/account/alerts")).json(&json!({"url": webhook_url(), "kinds": ["name"]})).send().await;
     let res = res.unwrap();
@@ -429,7 +431,8 @@ async fn saving_a_webhook_sends_one_test_message_per_pause_however_often_it_is_t
     assert!(statuses[1..].iter().all(|s| *s == StatusCode::TOO_MANY_REQUESTS), "{statuses:?}");
     assert_eq!(discord.calls().iter().filter(|c| c.1.contains(HOOK_ID)).count(), 1, "one post to Discord");
 
-    tokio::time::sleep(Duration::from_secs(10)).await;
+    // The pause, and a second more (an idle keep-alive connection closes at 10 s).
+    tokio::time::sleep(Duration::from_secs(11)).await;
     discord.inner.lock().unwrap().webhook_answers.clear();
     let mut tries = tokio::task::JoinSet::new();
     for _ in 0..10 {
