@@ -32,7 +32,7 @@ export function LoginLogsTab() {
           id="login-status-filter"
           value={status}
           onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value as LoginStatus | '')}
-          className={cn(INPUT_CLASS, 'h-9 w-52')}
+          className={cn(INPUT_CLASS, 'h-9 max-w-52')}
         >
           <option value="">Every attempt</option>
           {(Object.keys(LOGIN_STATUS_LABELS) as LoginStatus[]).map((s) => (
